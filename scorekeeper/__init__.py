@@ -1,0 +1,56 @@
+"""The scorekeeper for Cancellation Hearts: a Flask application factory."""
+
+import os
+import secrets
+
+from flask import Flask
+
+SECRET_KEY_FILE = "secret_key"
+
+
+def create_app(test_config=None):
+    """Create and configure the app; ``test_config`` replaces instance configuration."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder="../templates",
+        static_folder="../static",
+    )
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI="sqlite:///"
+        + os.path.join(app.instance_path, "scorekeeper.sqlite"),
+        MAX_CONTENT_LENGTH=1024 * 1024,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        app.config.from_prefixed_env()
+    else:
+        app.config.from_mapping(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)
+
+    # Every template string is marked for translation from the start; the
+    # null translations render English until catalogs are added.
+    app.jinja_env.add_extension("jinja2.ext.i18n")
+    app.jinja_env.install_null_translations(newstyle=True)
+
+    from . import pages, serving
+
+    app.register_blueprint(pages.bp)
+    serving.init_app(app)
+    return app
+
+
+def load_or_create_secret_key(instance_path):
+    """Read the instance's secret key, generating it (mode 0600) on first start."""
+    path = os.path.join(instance_path, SECRET_KEY_FILE)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        with open(path, encoding="ascii") as key_file:
+            return key_file.read().strip()
+    with os.fdopen(descriptor, "w", encoding="ascii") as key_file:
+        key = secrets.token_hex(32)
+        key_file.write(key)
+    return key

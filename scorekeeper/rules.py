@@ -1,0 +1,713 @@
+"""Cancellation Hearts, as ../shared/RULES.md keeps it (R1-R17).
+
+The rules engine: standard library only. Views, forms, models and commands
+call into it; it never calls out. Values are immutable, errors are plain
+domain exceptions, and every ``repr`` is valid Python so that a failing
+example can be pasted back into a test.
+
+Rule numbers in comments and messages refer to RULES.md.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+MIN_PLAYERS = 6
+MAX_PLAYERS = 11
+DECK_SIZE = 104  # R2: two 52-card decks
+COPIES = 2  # R2: every card exists exactly twice
+HEARTS_IN_HAND = 26  # R14
+MARIAS_IN_HAND = 2  # R14
+DEFAULT_TARGET = 150  # R16
+SUGGESTED_MINIMUM_TARGET = 100  # R16
+
+SUITS = "♠♥♦♣"
+SPADES, HEARTS, DIAMONDS, CLUBS = SUITS
+SUIT_NAMES = {SPADES: "spades", HEARTS: "hearts", DIAMONDS: "diamonds", CLUBS: "clubs"}
+_SUIT_ALIASES = {
+    "S": SPADES, "H": HEARTS, "D": DIAMONDS, "C": CLUBS,
+    "♠": SPADES, "♥": HEARTS, "♦": DIAMONDS, "♣": CLUBS,
+    # Outline suit symbols, as some phone keyboards offer them.
+    "♤": SPADES, "♡": HEARTS, "♢": DIAMONDS, "♧": CLUBS,
+}
+_RANK_LETTERS = {"J": 11, "Q": 12, "K": 13, "A": 14}
+_RANK_TEXT = {rank: letter for letter, rank in _RANK_LETTERS.items()}
+_VARIATION_SELECTOR = "\ufe0f"  # phones append it to emoji suits: "♥️"
+
+
+# --- Errors -----------------------------------------------------------------
+
+
+class IllegalLead(ValueError):
+    """A lead the rules forbid as far as the app can see (R6, R8).
+
+    The app cannot see hands, so the table may confirm the lead anyway.
+    """
+
+    def __init__(self, message: str, card: Card, rule: str):
+        super().__init__(message)
+        self.card = card
+        self.rule = rule
+
+
+class MoonChoiceNeeded(Exception):
+    """A player shot the moon and has not chosen how it scores (R15)."""
+
+    def __init__(self, shooter: Hashable):
+        super().__init__(
+            f"{shooter!r} took all 26 hearts and both Black Marias: "
+            "choose Moon.SUBTRACT or Moon.ADD (R15)"
+        )
+        self.shooter = shooter
+
+
+# --- Cards ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One card; its twin from the other deck is equal to it (R2)."""
+
+    rank: int
+    suit: str
+
+    def __post_init__(self):
+        if type(self.rank) is not int or not 2 <= self.rank <= 14:
+            raise ValueError(f"a card's rank is 2 to 14 (A), not {self.rank!r}")
+        if self.suit not in SUITS:
+            raise ValueError(f"a card's suit is one of {SUITS}, not {self.suit!r}")
+
+    @classmethod
+    def parse(cls, text: str | Card) -> Card:
+        """Read "10S", "10♠", "qs", "Q♠", "AH" or "2c" (any case)."""
+        if isinstance(text, Card):
+            return text
+        if not isinstance(text, str):
+            raise ValueError(f"not a card: {text!r}")
+        cleaned = text.strip().replace(_VARIATION_SELECTOR, "").upper()
+        rank_text, suit_text = cleaned[:-1], cleaned[-1:]
+        suit = _SUIT_ALIASES.get(suit_text)
+        rank = _RANK_LETTERS.get(rank_text)
+        if rank is None and rank_text.isascii() and rank_text.isdigit():
+            number = int(rank_text)
+            if 2 <= number <= 10 and rank_text == str(number):
+                rank = number
+        if suit is None or rank is None:
+            raise ValueError(f"not a card: {text!r} (write it like 10S, Q♠ or 2c)")
+        return cls(rank, suit)
+
+    def __str__(self) -> str:
+        return f"{_RANK_TEXT.get(self.rank, self.rank)}{self.suit}"
+
+    @property
+    def is_heart(self) -> bool:
+        return self.suit == HEARTS
+
+    @property
+    def is_black_maria(self) -> bool:
+        """The queen of spades (R14)."""
+        return self.rank == 12 and self.suit == SPADES
+
+
+BLACK_MARIA = Card(12, SPADES)
+
+
+def parse_cards(cards: Iterable[str | Card]) -> tuple[Card, ...]:
+    """Parse each card; ``ValueError`` names the first one that does not parse."""
+    return tuple(Card.parse(card) for card in cards)
+
+
+# --- Scoring settings -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The scoring settings of a game, as one value.
+
+    The default is the seeds' game; a house rule becomes another instance
+    passed where scores are computed, never a flag elsewhere in the code.
+    """
+
+    heart_points: int = 1  # R14
+    maria_points: int = 13  # R14
+    moon_points: int = 26  # R15
+
+
+SEEDS = Variant()
+
+
+# --- Taken cards and hand scores -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Taken:
+    """Hearts and Black Marias one player took in a hand (R14)."""
+
+    hearts: int = 0
+    marias: int = 0
+
+    def __post_init__(self):
+        for name in ("hearts", "marias"):
+            if type(getattr(self, name)) is not int:
+                raise ValueError(f"{name} must be a whole number, not {getattr(self, name)!r}")
+
+    @property
+    def points(self) -> int:
+        """Points under the seeds' scoring: 1 a heart, 13 a Black Maria (R14)."""
+        return SEEDS.heart_points * self.hearts + SEEDS.maria_points * self.marias
+
+    def __add__(self, other: Taken) -> Taken:
+        return Taken(self.hearts + other.hearts, self.marias + other.marias)
+
+    @classmethod
+    def of_cards(cls, cards: Iterable[Card]) -> Taken:
+        """Count the hearts and Black Marias among some cards."""
+        cards = list(cards)
+        return cls(
+            sum(card.is_heart for card in cards),
+            sum(card.is_black_maria for card in cards),
+        )
+
+
+NOTHING = Taken(0, 0)
+
+
+class Moon(str, enum.Enum):
+    """How a shooter of the moon scores (R15)."""
+
+    SUBTRACT = "subtract"  # 26 off the shooter's own score
+    ADD = "add"  # 26 onto every other player's score
+
+    def __repr__(self) -> str:
+        return f"Moon.{self.name}"
+
+
+def check_takings(taken: Mapping[Hashable, Taken]) -> Taken:
+    """Validate one hand's takings and return what nobody collected (R13, R14)."""
+    total = NOTHING
+    for player, taking in taken.items():
+        if not isinstance(taking, Taken):
+            raise ValueError(f"{player!r}: expected Taken(hearts, marias), not {taking!r}")
+        if taking.hearts < 0 or taking.marias < 0:
+            raise ValueError(f"{player!r}: hearts and Black Marias cannot be negative")
+        total += taking
+    if total.hearts > HEARTS_IN_HAND:
+        raise ValueError(f"a hand holds 26 hearts, not {total.hearts} (R14)")
+    if total.marias > MARIAS_IN_HAND:
+        raise ValueError(f"a hand holds 2 Black Marias, not {total.marias} (R14)")
+    return Taken(HEARTS_IN_HAND - total.hearts, MARIAS_IN_HAND - total.marias)
+
+
+def moon_shooter(taken: Mapping[Hashable, Taken]) -> Hashable | None:
+    """The player who took all 26 hearts and both Black Marias, if any (R15)."""
+    for player, taking in taken.items():
+        if taking.hearts == HEARTS_IN_HAND and taking.marias == MARIAS_IN_HAND:
+            return player
+    return None
+
+
+def score_hand(
+    taken: Mapping[Hashable, Taken],
+    moon: Moon | str | None = None,
+    variant: Variant = SEEDS,
+) -> dict[Hashable, int]:
+    """Each player's points for one hand (R14, R15).
+
+    ``taken`` maps any key (seat, name, id) to ``Taken``. Fewer than 26
+    hearts in all is legal: a reserved last trick leaves cards uncollected
+    (R13).
+    """
+    check_takings(taken)
+    moon = None if moon is None else Moon(moon)
+    shooter = moon_shooter(taken)
+    if shooter is None:
+        if moon is not None:
+            raise ValueError("a moon choice needs a player with all 26 hearts and both Black Marias (R15)")
+        return {
+            player: variant.heart_points * taking.hearts + variant.maria_points * taking.marias
+            for player, taking in taken.items()
+        }
+    if moon is None:
+        raise MoonChoiceNeeded(shooter)
+    # R15: nobody adds the hand's normal points, whichever the choice.
+    if moon is Moon.SUBTRACT:
+        return {player: -variant.moon_points if player == shooter else 0 for player in taken}
+    return {player: 0 if player == shooter else variant.moon_points for player in taken}
+
+
+# --- Table: deal, dealer, passing ------------------------------------------
+
+
+@dataclass(frozen=True)
+class Deal:
+    """How the 104 cards are dealt among the players (R3)."""
+
+    players: int
+    cards_each: int
+    kitty: int
+
+    @property
+    def tricks(self) -> int:
+        """One trick per card in each hand."""
+        return self.cards_each
+
+
+def check_players(players: int) -> int:
+    """Return ``players`` if it is a legal table size (R1)."""
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Cancellation Hearts is for 6 to 11 players, not {players!r} (R1)")
+    return players
+
+
+def deal(players: int) -> Deal:
+    """Cards each and the kitty's size for a table of ``players`` (R3)."""
+    check_players(players)
+    return Deal(players, DECK_SIZE // players, DECK_SIZE % players)
+
+
+class Direction(str, enum.Enum):
+    """Which way cards are passed (R5); left is the next seat clockwise (R1)."""
+
+    LEFT = "left"
+    RIGHT = "right"
+
+    def __repr__(self) -> str:
+        return f"Direction.{self.name}"
+
+
+def _check_hand_number(hand_number: int) -> None:
+    if type(hand_number) is not int or hand_number < 1:
+        raise ValueError(f"hands are numbered from 1, not {hand_number!r}")
+
+
+def pass_direction(hand_number: int) -> Direction:
+    """Odd hands pass left, even hands right; there is no hold hand (R5)."""
+    _check_hand_number(hand_number)
+    return Direction.LEFT if hand_number % 2 else Direction.RIGHT
+
+
+def _check_seat(seat: int, players: int, what: str = "seat") -> None:
+    if type(seat) is not int or not 0 <= seat < players:
+        raise ValueError(f"{what} must be a seat from 0 to {players - 1}, not {seat!r}")
+
+
+def left_of(seat: int, players: int) -> int:
+    """The next seat clockwise (R1)."""
+    return (seat + 1) % players
+
+
+def right_of(seat: int, players: int) -> int:
+    """The previous seat clockwise (R1)."""
+    return (seat - 1) % players
+
+
+def pass_to(seat: int, players: int, hand_number: int) -> int:
+    """The seat that ``seat`` passes its three cards to in a hand (R5)."""
+    if pass_direction(hand_number) is Direction.LEFT:
+        return left_of(seat, players)
+    return right_of(seat, players)
+
+
+def dealer_of(hand_number: int, first_dealer: int, players: int) -> int:
+    """The deal moves one seat left after every hand (R4)."""
+    _check_hand_number(hand_number)
+    check_players(players)
+    _check_seat(first_dealer, players, "the first dealer")
+    return (first_dealer + hand_number - 1) % players
+
+
+def first_leader(dealer: int, players: int) -> int:
+    """The player left of the dealer leads the first trick (R4)."""
+    return left_of(dealer, players)
+
+
+# --- Resolving one trick ----------------------------------------------------
+
+
+class Outcome(str, enum.Enum):
+    """The kinds of trick result an explanation can describe (R9)."""
+
+    HIGHEST = "highest"  # no cancellation touched the winner
+    HIGHEST_LEFT = "highest_left"  # cards cancelled, an uncancelled card wins
+    RESERVED = "reserved"  # no uncancelled card of the suit led
+
+    def __repr__(self) -> str:
+        return f"Outcome.{self.name}"
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why a trick went as it did, as data a view can word in any language.
+
+    ``outcome`` picks the sentence; ``cancelled`` are the cards that
+    cancelled (one entry per pair, in play order of their first copy);
+    ``winner`` is the winning card, if any; ``led`` is the suit led;
+    ``rules`` the rule numbers it rests on.
+    """
+
+    outcome: Outcome
+    led: str
+    rules: tuple[str, ...]
+    cancelled: tuple[Card, ...] = ()
+    winner: Card | None = None
+
+    def sentence(self) -> str:
+        """One plain English sentence a table can read aloud."""
+        pairs = _english_list([f"the two {card}" for card in self.cancelled])
+        rules = ", ".join(self.rules)
+        if self.outcome is Outcome.HIGHEST:
+            return f"{self.winner} is the highest card of the suit led, so it wins ({rules})."
+        if self.outcome is Outcome.HIGHEST_LEFT:
+            return (
+                f"{pairs[0].upper()}{pairs[1:]} cancel; {self.winner} is the highest card "
+                f"of the suit led that is left, so it wins ({rules})."
+            )
+        return (
+            f"{pairs[0].upper()}{pairs[1:]} cancel, so no card of the suit led ({self.led}) "
+            f"is left to win: nobody wins and the trick is reserved for the next player "
+            f"who wins a trick ({rules})."
+        )
+
+
+def _english_list(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+@dataclass(frozen=True)
+class TrickResult:
+    """Who won one trick, which cards cancelled, and why (R9).
+
+    Positions are 0-based in play order; position 0 led the trick.
+    """
+
+    cards: tuple[Card, ...]
+    winner: int | None
+    cancelled: frozenset[int]
+    reason: Explanation
+
+    @property
+    def reserved(self) -> bool:
+        """Nobody won: the cards wait for the next winner (R9, R11)."""
+        return self.winner is None
+
+    @property
+    def winning_card(self) -> Card | None:
+        return None if self.winner is None else self.cards[self.winner]
+
+    @property
+    def explanation(self) -> str:
+        """The reason as one English sentence."""
+        return self.reason.sentence()
+
+    @property
+    def taken(self) -> Taken:
+        """The hearts and Black Marias in this trick; cancelled cards keep theirs (R9)."""
+        return Taken.of_cards(self.cards)
+
+
+def resolve_trick(cards: Sequence[str | Card]) -> TrickResult:
+    """Resolve one trick, the cards in play order, the first one led (R9)."""
+    played = parse_cards(cards)
+    if not played:
+        raise ValueError("a trick needs at least one card")
+    counts = Counter(played)
+    for card, count in counts.items():
+        if count > COPIES:
+            raise ValueError(f"{card} is played {count} times, but only two exist (R2)")
+    led = played[0].suit
+    cancelled = frozenset(i for i, card in enumerate(played) if counts[card] == COPIES)
+    pairs = tuple(dict.fromkeys(played[i] for i in sorted(cancelled)))
+    contenders = [i for i, card in enumerate(played) if card.suit == led and i not in cancelled]
+    if not contenders:
+        reason = Explanation(Outcome.RESERVED, led, ("R9", "R11"), pairs)
+        return TrickResult(played, None, cancelled, reason)
+    winner = max(contenders, key=lambda i: played[i].rank)
+    outcome = Outcome.HIGHEST_LEFT if pairs else Outcome.HIGHEST
+    reason = Explanation(outcome, led, ("R9",), pairs, played[winner])
+    return TrickResult(played, winner, cancelled, reason)
+
+
+# --- Playing a hand trick by trick -----------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayedTrick:
+    """One trick of a hand, as played, with where its cards went."""
+
+    number: int  # 1-based within the hand
+    leader: int  # seat that led it
+    result: TrickResult
+    winner: int | None  # seat that won it, None when reserved
+    collected: Taken  # what the winner collected with it (reserved cards and kitty included)
+    last: bool
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seat that played each card, in play order."""
+        players = len(self.result.cards)  # one card from every seat
+        return tuple((self.leader + i) % players for i in range(players))
+
+
+class HandPlay:
+    """One hand played trick by trick, applying R6 and R8 to leads and R9-R13 to tricks.
+
+    Seats are 0..players-1 clockwise. ``kitty`` holds the face-down cards
+    if the table knows them; empty means not known, and then the kitty adds
+    no points to its winner.
+    """
+
+    def __init__(self, players: int, leader: int, kitty: Sequence[str | Card] = ()):
+        self.deal = deal(players)
+        _check_seat(leader, players, "the leader")
+        self.kitty = parse_cards(kitty)
+        if self.kitty and len(self.kitty) != self.deal.kitty:
+            raise ValueError(
+                f"with {players} players the kitty holds {self.deal.kitty} cards, not {len(self.kitty)} (R3)"
+            )
+        self.players = players
+        self.leader = leader
+        self._seen = Counter(self.kitty)
+        _check_copies(self._seen)
+        self._waiting: list[Card] = list(self.kitty)  # R12: the kitty waits for the first winner
+        self.kitty_taken_by: int | None = None
+        self.hearts_broken = False
+        self.tricks: list[PlayedTrick] = []
+        self._taken = {seat: NOTHING for seat in range(players)}
+        self.uncollected = NOTHING
+
+    def __repr__(self) -> str:
+        return f"HandPlay({self.players!r}, {self.leader!r}, kitty={self.kitty!r})"
+
+    @property
+    def taken(self) -> dict[int, Taken]:
+        """Every seat's hearts and Black Marias so far."""
+        return dict(self._taken)
+
+    @property
+    def waiting(self) -> Taken:
+        """Hearts and Black Marias in the reserved pile (kitty included) waiting for a winner."""
+        return Taken.of_cards(self._waiting)
+
+    @property
+    def waiting_cards(self) -> tuple[Card, ...]:
+        return tuple(self._waiting)
+
+    @property
+    def kitty_waiting(self) -> bool:
+        """The kitty has not yet gone to anyone (R12)."""
+        return self.kitty_taken_by is None and not self.finished
+
+    @property
+    def trick_number(self) -> int:
+        """The number of the trick to play next (1-based)."""
+        return len(self.tricks) + 1
+
+    @property
+    def finished(self) -> bool:
+        return len(self.tricks) == self.deal.tricks
+
+    def check_lead(self, card: str | Card) -> None:
+        """Raise ``IllegalLead`` if leading ``card`` now looks illegal (R6, R8)."""
+        card = Card.parse(card)
+        if not self.tricks and (card.is_heart or card.is_black_maria):
+            raise IllegalLead(
+                f"The first lead of a hand may not be a heart or a Black Maria; {card} was led (R6).",
+                card, "R6",
+            )
+        if self.tricks and card.is_heart and not self.hearts_broken:
+            raise IllegalLead(
+                f"Hearts are not broken yet, so {card} may not be led unless the leader holds only hearts (R8).",
+                card, "R8",
+            )
+
+    def play(self, cards: Sequence[str | Card], confirm: bool = False) -> int | None:
+        """Play one trick in order from the leader; return the winning seat or None.
+
+        A refused trick changes nothing.
+        """
+        if self.finished:
+            raise ValueError(f"the hand is over: all {self.deal.tricks} tricks have been played")
+        played = parse_cards(cards)
+        if len(played) != self.players:
+            raise ValueError(f"a trick has one card from each of the {self.players} players, not {len(played)}")
+        seen = self._seen + Counter(played)
+        _check_copies(seen, in_hand=True)
+        if not confirm:
+            self.check_lead(played[0])
+        result = resolve_trick(played)
+
+        # Everything below only changes state; nothing can fail past here.
+        self._seen = seen
+        self.hearts_broken = self.hearts_broken or any(c.is_heart or c.is_black_maria for c in played)
+        last = len(self.tricks) + 1 == self.deal.tricks
+        leader = self.leader
+        self._waiting.extend(played)
+        collected = NOTHING
+        winner = None
+        if result.winner is not None:
+            winner = (leader + result.winner) % self.players
+            collected = Taken.of_cards(self._waiting)
+            self._taken[winner] += collected  # R11, R12
+            if self.kitty_taken_by is None:
+                self.kitty_taken_by = winner
+            self._waiting.clear()
+            self.leader = winner  # R10
+        elif last:
+            self.uncollected = Taken.of_cards(self._waiting)  # R13
+        # After a reserved trick, its leader leads again (R10).
+        self.tricks.append(PlayedTrick(len(self.tricks) + 1, leader, result, winner, collected, last))
+        return winner
+
+
+def _check_copies(counts: Counter, in_hand: bool = False) -> None:
+    for card, count in counts.items():
+        if count > COPIES:
+            where = " in this hand (kitty included)" if in_hand else ""
+            raise ValueError(f"{card} would be played a third time{where}, but only two exist (R2)")
+
+
+# --- A whole game ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """The facts of one recorded hand: each seat's takings and any moon choice."""
+
+    taken: tuple[Taken, ...]
+    moon: Moon | None = None
+
+
+@dataclass(frozen=True)
+class HandSummary:
+    """One recorded hand with everything derived from it."""
+
+    number: int
+    dealer: int
+    leader: int
+    direction: Direction
+    taken: tuple[Taken, ...]
+    uncollected: Taken
+    moon: Moon | None
+    shooter: int | None
+    points: tuple[int, ...]
+    totals: tuple[int, ...]  # running totals after this hand
+
+
+@dataclass(frozen=True)
+class NextHand:
+    """The hand to deal next: who deals, who leads, which way to pass (R3-R5)."""
+
+    number: int
+    dealer: int
+    leader: int
+    direction: Direction
+    cards_each: int
+    kitty: int
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    """A game's state, derived from its recorded hands every time (R17)."""
+
+    players: int
+    target: int
+    hands: tuple[HandSummary, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    next_hand: NextHand | None
+
+    @property
+    def over(self) -> bool:
+        return bool(self.winners)
+
+    @property
+    def lowest(self) -> int:
+        return min(self.totals)
+
+
+class HandAfterGameOver(ValueError):
+    """A hand was recorded after the hand that ended the game (R16)."""
+
+    def __init__(self, ended_after: int, hands: int):
+        super().__init__(
+            f"the game was over after hand {ended_after} (R16), "
+            f"but {hands} hands are recorded"
+        )
+        self.ended_after = ended_after
+        self.hands = hands
+
+
+def check_target(target: int) -> int:
+    """Return ``target`` if it is a whole number from 1 up (R16)."""
+    if type(target) is not int or target < 1:
+        raise ValueError(f"the target is a whole number from 1 up, not {target!r} (R16)")
+    return target
+
+
+def next_hand(number: int, first_dealer: int, players: int) -> NextHand:
+    """Dealer, first leader, passing and the deal for hand ``number`` (R3-R5)."""
+    dealer = dealer_of(number, first_dealer, players)
+    the_deal = deal(players)
+    return NextHand(
+        number, dealer, first_leader(dealer, players), pass_direction(number),
+        the_deal.cards_each, the_deal.kitty,
+    )
+
+
+def score_game(
+    players: int,
+    first_dealer: int,
+    target: int,
+    hands: Sequence[HandRecord],
+    variant: Variant = SEEDS,
+) -> Scoreboard:
+    """Derive totals, dealers, passing, the verdict and the next hand (R3-R5, R14-R17).
+
+    Raises ``MoonChoiceNeeded`` or ``ValueError`` for a hand that cannot be
+    scored, and ``HandAfterGameOver`` when hands follow the one that ended
+    the game.
+    """
+    check_players(players)
+    _check_seat(first_dealer, players, "the first dealer")
+    check_target(target)
+    totals = (0,) * players
+    summaries = []
+    for number, record in enumerate(hands, start=1):
+        if winners(totals, target):
+            raise HandAfterGameOver(number - 1, len(hands))
+        if len(record.taken) != players:
+            raise ValueError(f"hand {number} has takings for {len(record.taken)} seats, not {players}")
+        taken = dict(enumerate(record.taken))
+        uncollected = check_takings(taken)
+        moon = None if record.moon is None else Moon(record.moon)
+        points_by_seat = score_hand(taken, moon, variant)
+        points = tuple(points_by_seat[seat] for seat in range(players))
+        totals = tuple(total + point for total, point in zip(totals, points))
+        upcoming = next_hand(number, first_dealer, players)
+        summaries.append(HandSummary(
+            number, upcoming.dealer, upcoming.leader, upcoming.direction,
+            tuple(record.taken), uncollected, moon,
+            moon_shooter(taken) if moon else None, points, totals,
+        ))
+    won = tuple(winners(totals, target))
+    coming = None if won else next_hand(len(hands) + 1, first_dealer, players)
+    return Scoreboard(players, target, tuple(summaries), totals, won, coming)
+
+
+def winners(totals: Mapping[Hashable, int] | Sequence[int], target: int) -> list:
+    """Nobody while all totals are below the target; else all on the lowest total (R16).
+
+    ``totals`` is a mapping (the winners are its keys) or a sequence (the
+    winners are positions).
+    """
+    check_target(target)
+    by_player = dict(totals) if isinstance(totals, Mapping) else dict(enumerate(totals))
+    if not by_player or max(by_player.values()) < target:
+        return []
+    lowest = min(by_player.values())
+    return [player for player, total in by_player.items() if total == lowest]
