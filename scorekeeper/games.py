@@ -1,0 +1,322 @@
+"""The games: list, new game, the table view, recording, correcting and removing hands."""
+
+from datetime import date
+
+from flask import (
+    Blueprint, Response, abort, flash, redirect, render_template, request, url_for,
+)
+from sqlalchemy.orm import selectinload
+from werkzeug.datastructures import CombinedMultiDict, MultiDict
+
+from . import rules
+from .exchange import DocumentError, dumps, export_game, import_text
+from .forms import ConfirmForm, HandForm, ImportForm, NewGameForm
+from .i18n import _
+from .models import Game, Hand, Player, db
+
+bp = Blueprint("games", __name__)
+
+INVALID = 400  # status of a form shown again with its errors
+
+
+def load_game(game_id):
+    """The game with its players and hands in a fixed, small number of queries, or 404."""
+    return db.get_or_404(Game, game_id, options=[
+        selectinload(Game.players),
+        selectinload(Game.hands).selectinload(Hand.takings),
+    ])
+
+
+@bp.get("/")
+def index():
+    """The games, newest first, in progress and finished."""
+    games = db.session.execute(
+        db.select(Game)
+        .options(selectinload(Game.players), selectinload(Game.hands).selectinload(Hand.takings))
+        .order_by(Game.created_at.desc(), Game.id.desc())
+    ).scalars().all()
+    return render_template("games/index.html", games=[(game, game.scoreboard()) for game in games])
+
+
+# --- A new game ------------------------------------------------------------
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game():
+    """Set up a game: players in clockwise order, first dealer, target (R1, R4, R16)."""
+    if request.method == "GET":
+        return render_template("games/new.html", form=NewGameForm())
+    form = NewGameForm(request.form)
+    if "add" in request.form or "remove" in request.form:
+        return render_template("games/new.html", form=_reseated(form, request.form))
+    if not form.validate():
+        return render_template("games/new.html", form=form), INVALID
+    game = Game(
+        name=(form.name.data or "").strip() or date.today().isoformat(),
+        target=form.target.data,
+        first_dealer=form.first_dealer.data,
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(form.names)],
+    )
+    db.session.add(game)
+    db.session.commit()
+    if game.target < rules.SUGGESTED_MINIMUM_TARGET:
+        flash(_("A target of %(target)d makes a short game: 150 is usual and 100 a good minimum (R16).",
+                target=game.target), "warning")
+    return redirect(url_for("games.table", game_id=game.id))
+
+
+def _reseated(form, formdata):
+    """The new-game form with a seat added or removed, keeping everything typed."""
+    names = [entry.data or "" for entry in form.players.entries]
+    dealer = form.first_dealer.data if isinstance(form.first_dealer.data, int) else 0
+    if "add" in formdata and len(names) < rules.MAX_PLAYERS:
+        names.append("")
+    elif "remove" in formdata and len(names) > rules.MIN_PLAYERS:
+        try:
+            seat = int(formdata["remove"])
+        except ValueError:
+            seat = len(names) - 1
+        if 0 <= seat < len(names):
+            names.pop(seat)
+            dealer = 0 if dealer == seat else dealer - (dealer > seat)
+    reseated = MultiDict(
+        (key, value) for key, value in formdata.items(multi=True)
+        if not key.startswith("players-") and key not in ("add", "remove", "first_dealer")
+    )
+    for seat, name in enumerate(names):
+        reseated.add(f"players-{seat}", name)
+    reseated.add("first_dealer", str(min(dealer, len(names) - 1)))
+    return NewGameForm(reseated)
+
+
+# --- The table view ----------------------------------------------------------
+
+
+@bp.get("/games/<int:game_id>")
+def table(game_id):
+    """The table view: this hand's dealer, leader and passing, the scoreboard, the history."""
+    game = load_game(game_id)
+    return render_template("games/table.html", game=game, board=game.scoreboard(), pass_to=rules.pass_to)
+
+
+# --- Recording and correcting hands --------------------------------------
+
+
+@bp.route("/games/<int:game_id>/hands/new", methods=["GET", "POST"])
+def record_hand(game_id):
+    """Record the next hand's hearts and Black Marias (R13-R15)."""
+    game = load_game(game_id)
+    board = game.scoreboard()
+    if board.over:
+        flash(_("The game is over. Correct a hand if the result is wrong (R17)."), "warning")
+        return redirect(url_for("games.table", game_id=game.id))
+    number = board.next_hand.number
+    if request.method == "GET":
+        return _hand_page(game, _blank_hand_form(game, number), number)
+    form = _posted_hand_form(game)
+    if "fill" in request.form:
+        return _hand_page(game, form, number)
+    if form.number.data != str(number):
+        if not (form.number.data or "").isdigit():
+            abort(400)
+        # A second tap on Save, or another device, recorded this hand already.
+        flash(_("Hand %(number)s was already recorded; here is the score now.",
+                number=form.number.data), "warning")
+        return redirect(url_for("games.table", game_id=game.id))
+    records = [hand.record() for hand in game.hands]
+    record = _checked_record(form, game, records, len(records))
+    if record is None:
+        return _hand_page(game, form, number), INVALID
+    hand = Hand(number=number)
+    hand.set_facts(record)
+    game.hands.append(hand)
+    db.session.commit()
+    flash(_("Hand %(number)d recorded.", number=number), "success")
+    return redirect(url_for("games.table", game_id=game.id))
+
+
+@bp.route("/games/<int:game_id>/hands/<int:number>", methods=["GET", "POST"])
+def correct_hand(game_id, number):
+    """Correct a recorded hand; everything derived follows (R17)."""
+    game = load_game(game_id)
+    hand = _hand_or_404(game, number)
+    if request.method == "GET":
+        form = HandForm(data=_hand_data(hand))
+        return _hand_page(game, form, number, hand)
+    form = _posted_hand_form(game)
+    if "fill" in request.form:
+        return _hand_page(game, form, number, hand)
+    records = [h.record() for h in game.hands]
+    record = _checked_record(form, game, records, number - 1)
+    if record is None:
+        return _hand_page(game, form, number, hand), INVALID
+    hand.set_facts(record)
+    db.session.commit()
+    flash(_("Hand %(number)d corrected.", number=number), "success")
+    return redirect(url_for("games.table", game_id=game.id))
+
+
+@bp.route("/games/<int:game_id>/hands/<int:number>/remove", methods=["GET", "POST"])
+def remove_hand(game_id, number):
+    """Ask, then remove a recorded hand; later hands move up one (R17)."""
+    game = load_game(game_id)
+    hand = _hand_or_404(game, number)
+    form = ConfirmForm(request.form if request.method == "POST" else None)
+    problem = None
+    if request.method == "POST" and form.validate():
+        records = [h.record() for h in game.hands if h is not hand]
+        try:
+            game.scoreboard(records)
+        except rules.HandAfterGameOver as error:
+            problem = _after_game_over_message(error)
+        else:
+            later = [h for h in game.hands if h.number > number]
+            game.hands.remove(hand)
+            for moved in later:
+                moved.number -= 1
+            db.session.commit()
+            flash(_("Hand %(number)d removed.", number=number), "success")
+            return redirect(url_for("games.table", game_id=game.id))
+    summary = game.scoreboard().hands[number - 1]
+    status = INVALID if request.method == "POST" else 200
+    return render_template("games/remove_hand.html", game=game, summary=summary, form=form,
+                           problem=problem), status
+
+
+def _hand_or_404(game, number):
+    if not 1 <= number <= len(game.hands):
+        abort(404)
+    return game.hands[number - 1]
+
+
+def _blank_hand_form(game, number):
+    return HandForm(data={"number": str(number), "takings": [{} for _player in game.players]})
+
+
+def _hand_data(hand):
+    return {
+        "number": str(hand.number),
+        "takings": [{"hearts": t.hearts, "marias": t.marias} for t in hand.takings],
+        "last_trick_reserved": bool(hand.uncollected_hearts or hand.uncollected_marias),
+        "moon": hand.moon,
+    }
+
+
+def _posted_hand_form(game):
+    """The posted hand form, with exactly one row per player whatever was posted."""
+    form = HandForm(request.form)
+    players = len(game.players)
+    while len(form.takings.entries) < players:
+        form.takings.append_entry()
+    del form.takings.entries[players:]
+    if "fill" in request.form:
+        _fill_remaining_hearts(form, request.form["fill"])
+    return form
+
+
+def _fill_remaining_hearts(form, seat_text):
+    """Give one player the hearts the others did not take (the "Rest" button)."""
+    try:
+        seat = int(seat_text)
+        entry = form.takings.entries[seat]
+    except (ValueError, IndexError):
+        return
+    others = sum(
+        e.hearts.data or 0 for i, e in enumerate(form.takings.entries)
+        if i != seat and isinstance(e.hearts.data, int)
+    )
+    rest = max(rules.HEARTS_IN_HAND - others, 0)
+    entry.hearts.data = rest
+    entry.hearts.raw_data = [str(rest)]
+
+
+def _checked_record(form, game, records, index):
+    """The hand as an engine record if the form holds a complete, legal hand, else None.
+
+    Problems are left on the form: per field, and in ``form.hand_errors`` for
+    the hand as a whole (totals, the moon choice, the game's end).
+    """
+    form.hand_errors = []
+    if not form.validate():
+        return None
+    taken = form.taken()
+    hearts = sum(t.hearts for t in taken)
+    marias = sum(t.marias for t in taken)
+    if hearts > rules.HEARTS_IN_HAND:
+        form.hand_errors.append(_(
+            "The hearts add up to %(hearts)d, but a hand holds only 26 (R14).", hearts=hearts))
+    if marias > rules.MARIAS_IN_HAND:
+        form.hand_errors.append(_(
+            "The Black Marias add up to %(marias)d, but a hand holds only 2 (R14).", marias=marias))
+    if form.hand_errors:
+        return None
+    if (hearts, marias) != (rules.HEARTS_IN_HAND, rules.MARIAS_IN_HAND) and not form.last_trick_reserved.data:
+        form.hand_errors.append(_(
+            "The hearts add up to %(hearts)d of 26 and the Black Marias to %(marias)d of 2. "
+            "If the last trick was reserved and nobody collected its cards (R13), tick the box below; "
+            "otherwise correct the counts.", hearts=hearts, marias=marias))
+        return None
+    shooter = rules.moon_shooter(dict(enumerate(taken)))
+    if shooter is not None and form.moon.data is None:
+        form.moon_needed = True
+        form.hand_errors.append(_(
+            "%(name)s took all 26 hearts and both Black Marias: they shot the moon! "
+            "Choose how it scores (R15).", name=game.names[shooter]))
+        return None
+    record = rules.HandRecord(taken, rules.Moon(form.moon.data) if shooter is not None else None)
+    changed = records[:index] + [record] + records[index + 1:]
+    try:
+        game.scoreboard(changed)
+    except rules.HandAfterGameOver as error:
+        form.hand_errors.append(_after_game_over_message(error))
+        return None
+    return record
+
+
+def _after_game_over_message(error):
+    return _(
+        "With this change the game would be over after hand %(number)d (R16), but later hands are "
+        "recorded. Remove the later hands first if this is right.", number=error.ended_after)
+
+
+def _hand_page(game, form, number, hand=None):
+    taken = form.taken() if not any(e.errors for e in form.takings.entries) else None
+    shooter = rules.moon_shooter(dict(enumerate(taken))) if taken else None
+    return render_template(
+        "games/hand.html", game=game, form=form, number=number, hand=hand,
+        summary=rules.next_hand(number, game.first_dealer, len(game.players)),
+        shooter=shooter,
+    )
+
+
+# --- Export and import --------------------------------------------------------
+
+
+@bp.get("/games/<int:game_id>/export.json")
+def export(game_id):
+    """Download the game as a JSON document."""
+    game = load_game(game_id)
+    return Response(
+        dumps(export_game(game)),
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="cancellation-hearts-game-{game.id}.json"'},
+    )
+
+
+@bp.route("/games/import", methods=["GET", "POST"])
+def import_game():
+    """Create a game from an exported JSON document; nothing is created if it is invalid."""
+    if request.method == "GET":
+        return render_template("games/import.html", form=ImportForm())
+    form = ImportForm(CombinedMultiDict((request.files, request.form)))
+    form.problem = None
+    if form.validate():
+        upload = form.document.data
+        try:
+            game = import_text(upload.read() if hasattr(upload, "read") else b"")
+        except DocumentError as error:
+            form.problem = str(error)
+        else:
+            flash(_("Game imported: %(name)s.", name=game.name), "success")
+            return redirect(url_for("games.table", game_id=game.id))
+    return render_template("games/import.html", form=form), INVALID

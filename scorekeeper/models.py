@@ -1,0 +1,133 @@
+"""Database models: the facts a table recorded, never anything derived (R17)."""
+
+from datetime import datetime, timezone
+
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import CheckConstraint, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from . import rules
+
+NAME_LENGTH = 40
+GAME_NAME_LENGTH = 80
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+db = SQLAlchemy(model_class=Base)
+
+
+def utcnow():
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class Game(db.Model):
+    """A game: its players in seating order, the first dealer, the target and its hands."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(GAME_NAME_LENGTH))
+    target: Mapped[int] = mapped_column(CheckConstraint("target >= 1"))
+    first_dealer: Mapped[int] = mapped_column(CheckConstraint("first_dealer >= 0"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    players: Mapped[list["Player"]] = relationship(
+        order_by="Player.seat", cascade="all, delete-orphan", back_populates="game"
+    )
+    hands: Mapped[list["Hand"]] = relationship(
+        order_by="Hand.number", cascade="all, delete-orphan", back_populates="game"
+    )
+
+    @property
+    def names(self):
+        """Player names in seating order, indexed by seat."""
+        return [player.name for player in self.players]
+
+    def names_of(self, seats):
+        """The names at some seats, in the order given."""
+        return [self.players[seat].name for seat in seats]
+
+    def scoreboard(self, hands=None):
+        """Everything derived from the recorded hands (or from ``hands`` if given)."""
+        records = [hand.record() for hand in self.hands] if hands is None else hands
+        return rules.score_game(len(self.players), self.first_dealer, self.target, records)
+
+
+class Player(db.Model):
+    """A player at a seat; seats are 0-based, clockwise (R1)."""
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat"),
+        UniqueConstraint("game_id", "name"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(CheckConstraint("seat >= 0"))
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    game: Mapped[Game] = relationship(back_populates="players")
+
+
+class Hand(db.Model):
+    """One recorded hand: each seat's takings, what nobody collected, the moon choice."""
+
+    __table_args__ = (
+        CheckConstraint("uncollected_hearts BETWEEN 0 AND 26"),
+        CheckConstraint("uncollected_marias BETWEEN 0 AND 2"),
+        CheckConstraint("moon IS NULL OR moon IN ('subtract', 'add')"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(CheckConstraint("number >= 1"))
+    moon: Mapped[str | None] = mapped_column(String(8))
+    uncollected_hearts: Mapped[int] = mapped_column(default=0)
+    uncollected_marias: Mapped[int] = mapped_column(default=0)
+    recorded_at: Mapped[datetime] = mapped_column(default=utcnow)
+    game: Mapped[Game] = relationship(back_populates="hands")
+    takings: Mapped[list["Taking"]] = relationship(
+        order_by="Taking.seat", cascade="all, delete-orphan", back_populates="hand"
+    )
+
+    def record(self):
+        """This hand as the rules engine sees it."""
+        return rules.HandRecord(
+            tuple(rules.Taken(taking.hearts, taking.marias) for taking in self.takings),
+            None if self.moon is None else rules.Moon(self.moon),
+        )
+
+    def set_facts(self, record):
+        """Replace this hand's takings and moon choice, and note what nobody collected (R13)."""
+        uncollected = rules.check_takings(dict(enumerate(record.taken)))
+        if len(self.takings) != len(record.taken):
+            self.takings = [Taking(seat=seat) for seat in range(len(record.taken))]
+        # Updated in place: new rows would meet the old ones' (hand, seat) key.
+        for taking, taken in zip(self.takings, record.taken):
+            taking.hearts, taking.marias = taken.hearts, taken.marias
+        self.moon = None if record.moon is None else record.moon.value
+        self.uncollected_hearts = uncollected.hearts
+        self.uncollected_marias = uncollected.marias
+
+
+class Taking(db.Model):
+    """The hearts and Black Marias one seat took in one hand (R14)."""
+
+    __table_args__ = (
+        UniqueConstraint("hand_id", "seat"),
+        CheckConstraint("hearts BETWEEN 0 AND 26"),
+        CheckConstraint("marias BETWEEN 0 AND 2"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(CheckConstraint("seat >= 0"))
+    hearts: Mapped[int]
+    marias: Mapped[int]
+    hand: Mapped[Hand] = relationship(back_populates="takings")
+
+
+def init_app(app):
+    """Bind the database to the app and create the tables on first start."""
+    db.init_app(app)
+    with app.app_context():
+        db.create_all()

@@ -1,0 +1,70 @@
+"""Playwright against Debian's Chromium, with the app served on 127.0.0.1 in a thread.
+
+Outside CI the browser tests skip with a reason when /usr/bin/chromium is
+missing; in CI (``CI`` set) they fail instead, so they never silently skip.
+"""
+
+import os
+import pathlib
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 820, "height": 1180}
+SCREENSHOTS = pathlib.Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    """The app on a fresh database, served on a free port of 127.0.0.1 until the session ends."""
+    database = tmp_path_factory.mktemp("browser") / "browser.sqlite"
+    app = create_app({
+        "TESTING": True,
+        "SECRET_KEY": "browser test secret key",
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+    })
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    if not os.path.exists(CHROMIUM):
+        message = f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message + "; in CI they must run, not skip")
+        pytest.skip(message)
+    return {**browser_type_launch_args, "executable_path": CHROMIUM}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": PHONE}
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server):
+    """Lets tests call page.goto("/")."""
+    return live_server
+
+
+@pytest.fixture
+def screenshot(page):
+    """Save a full-page screenshot under test-results/screenshots/ to look at."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(name):
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

@@ -1,0 +1,227 @@
+"""Export and import of the game document, from the pages and the command line."""
+
+import json
+
+import pytest
+
+from scorekeeper.exchange import FORMAT
+from scorekeeper.models import Game, Hand, Player, db
+
+from .forms import SIX, create_game, csrf_token, exported, record_hand, text_of
+
+SPREAD = [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)]
+SHORT = [(5, 0), (5, 1), (4, 0), (4, 0), (4, 0), (1, 0)]  # 3 hearts and a Black Maria uncollected
+MOON = [(0, 0), (26, 2), (0, 0), (0, 0), (0, 0), (0, 0)]
+
+
+def rows(app):
+    """How many games, players and hands are stored."""
+    with app.app_context():
+        return tuple(
+            db.session.execute(db.select(db.func.count()).select_from(model)).scalar()
+            for model in (Game, Player, Hand)
+        )
+
+
+def played_game(client):
+    game_id = create_game(client, SIX, first_dealer=4, target=100, name="Sexta-feira")
+    record_hand(client, game_id, SPREAD)
+    record_hand(client, game_id, MOON, moon="subtract")
+    record_hand(client, game_id, SHORT, reserved=True)
+    record_hand(client, game_id, MOON, moon="add")
+    return game_id
+
+
+def upload(client, content, filename="game.json"):
+    """Post ``content`` (bytes) through the import form."""
+    import io
+
+    token = csrf_token(client, "/games/import")
+    return client.post(
+        "/games/import",
+        data={"csrf_token": token, "document": (io.BytesIO(content), filename)},
+        content_type="multipart/form-data",
+    )
+
+
+def test_export_follows_the_documented_format(client):
+    game_id = played_game(client)
+
+    response = client.get(f"/games/{game_id}/export.json")
+    document = response.get_json()
+
+    assert response.headers["Content-Disposition"].startswith("attachment;")
+    assert document["format"] == FORMAT and document["version"] == 1
+    assert document["name"] == "Sexta-feira" and document["target"] == 100
+    assert document["players"] == SIX and document["first_dealer"] == 4
+    assert document["hands"][1] == {
+        "number": 2, "taken": [{"hearts": h, "marias": m} for h, m in MOON],
+        "uncollected": {"hearts": 0, "marias": 0}, "moon": "subtract",
+        "dealer": 5, "pass": "right", "points": [0, -26, 0, 0, 0, 0],
+    }
+    assert document["hands"][2]["uncollected"] == {"hearts": 3, "marias": 1}
+    assert document["totals"] == [36, 10, 34, 47, 34, 31]
+    assert document["status"] == "open" and document["winners"] == []
+    assert document["next"] == {"number": 5, "dealer": 2, "leader": 3, "pass": "left", "cards_each": 17, "kitty": 2}
+
+
+def test_in_every_hand_taken_plus_uncollected_make_a_full_hand(client):
+    document = exported(client, played_game(client))
+
+    for hand in document["hands"]:
+        assert sum(t["hearts"] for t in hand["taken"]) + hand["uncollected"]["hearts"] == 26
+        assert sum(t["marias"] for t in hand["taken"]) + hand["uncollected"]["marias"] == 2
+
+
+def test_export_import_export_round_trip_is_identical(client):
+    original = exported(client, played_game(client))
+
+    response = upload(client, json.dumps(original).encode())
+    new_id = int(response.headers["Location"].rsplit("/", 1)[1])
+
+    assert response.status_code == 302
+    assert exported(client, new_id) == original
+
+
+def test_import_recomputes_derived_fields_and_ignores_the_documents_values(client):
+    document = exported(client, played_game(client))
+    honest = json.loads(json.dumps(document))
+    document["totals"] = [0] * 6
+    document["hands"][0]["points"] = [99] * 6
+    document["status"] = "over"
+    document["next"] = None
+
+    response = upload(client, json.dumps(document).encode())
+    new_id = int(response.headers["Location"].rsplit("/", 1)[1])
+
+    assert exported(client, new_id) == honest
+
+
+def test_finished_game_round_trips_with_its_winners(client):
+    game_id = create_game(client, target=30)
+    record_hand(client, game_id, SPREAD)
+    record_hand(client, game_id, SPREAD)
+    original = exported(client, game_id)
+
+    new_id = int(upload(client, json.dumps(original).encode()).headers["Location"].rsplit("/", 1)[1])
+
+    assert original["status"] == "over" and original["winners"] == [2, 4, 5]
+    assert exported(client, new_id) == original
+
+
+def base_document():
+    return {
+        "format": FORMAT, "version": 1, "name": "Test", "target": 150,
+        "players": list(SIX), "first_dealer": 0,
+        "hands": [{
+            "number": 1,
+            "taken": [{"hearts": h, "marias": m} for h, m in SPREAD],
+            "uncollected": {"hearts": 0, "marias": 0},
+            "moon": None,
+        }],
+    }
+
+
+def broken(change):
+    document = base_document()
+    change(document)
+    return json.dumps(document).encode()
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"not json at all", "not valid JSON"),
+    (b"\xff\xfe\x00garbage", "not UTF-8 text"),
+    (b"[1, 2, 3]", "must be a JSON object"),
+    (b"[" * 100000, "not valid JSON"),
+    (broken(lambda d: d.update(format="something/else")), "\"format\" must be"),
+    (broken(lambda d: d.update(version=2)), "version 1"),
+    (broken(lambda d: d.update(target=0)), "\"target\" must be a whole number"),
+    (broken(lambda d: d.update(target=True)), "\"target\" must be a whole number"),
+    (broken(lambda d: d.update(target=150.0)), "\"target\" must be a whole number"),
+    (broken(lambda d: d.pop("target")), "no \"target\" field"),
+    (broken(lambda d: d.update(players=SIX[:5])), "6 to 11 players"),
+    (broken(lambda d: d.update(players=["Ana", "ana", "C", "D", "E", "F"])), "already at the table"),
+    (broken(lambda d: d.update(players=["Ana", " ", "C", "D", "E", "F"])), "Enter a name for seat 2"),
+    (broken(lambda d: d.update(players=[1, 2, 3, 4, 5, 6])), "list of names"),
+    (broken(lambda d: d.update(first_dealer=6)), "\"first_dealer\" must be a seat from 0 to 5"),
+    (broken(lambda d: d.update(hands={})), "\"hands\" must be a list"),
+    (broken(lambda d: d["hands"][0].update(number=2)), "numbered 1, 2, 3"),
+    (broken(lambda d: d["hands"][0]["taken"].pop()), "one entry per player (6)"),
+    (broken(lambda d: d["hands"][0]["taken"][0].update(hearts=-1)), "hearts are 0 to 26"),
+    (broken(lambda d: d["hands"][0]["taken"][0].update(hearts="5")), "whole numbers"),
+    (broken(lambda d: d["hands"][0]["taken"][0].update(hearts=6)), "more than 26 hearts"),
+    (broken(lambda d: d["hands"][0]["taken"][0].update(hearts=4)), "taken plus uncollected must make 26"),
+    (broken(lambda d: d["hands"][0].update(moon="add")), "nobody took all 26 hearts"),
+    (broken(lambda d: d["hands"][0].update(moon="sideways")), "\"moon\" must be null"),
+    (broken(lambda d: d["hands"][0].update(
+        taken=[{"hearts": 26, "marias": 2}] + [{"hearts": 0, "marias": 0}] * 5)), "the choice"),
+    (broken(lambda d: d.update(target=20, hands=d["hands"] * 2)), "numbered 1, 2, 3"),
+])
+def test_invalid_import_names_the_problem_and_creates_nothing(app, client, content, message):
+    before = rows(app)
+
+    response = upload(client, content)
+
+    assert response.status_code == 400
+    assert message in text_of(response)
+    assert rows(app) == before
+
+
+def test_hands_after_the_game_was_over_are_refused(app, client):
+    document = base_document()
+    second = dict(document["hands"][0], number=2)
+    document.update(target=18, hands=[document["hands"][0], second])
+
+    response = upload(client, json.dumps(document).encode())
+
+    assert response.status_code == 400
+    assert "over after hand 1 (R16)" in text_of(response)
+    assert rows(app) == (0, 0, 0)
+
+
+def test_import_without_a_file_asks_for_one(client):
+    token = csrf_token(client, "/games/import")
+
+    response = client.post("/games/import", data={"csrf_token": token}, content_type="multipart/form-data")
+
+    assert response.status_code == 400
+    assert "Choose a game file (.json) to import." in text_of(response)
+
+
+def test_command_line_export_prints_the_document(client, runner):
+    game_id = played_game(client)
+
+    result = runner.invoke(args=["export-game", str(game_id)])
+
+    assert result.exit_code == 0
+    assert json.loads(result.output) == exported(client, game_id)
+
+
+def test_command_line_import_creates_the_game_and_prints_its_id(app, client, runner, tmp_path):
+    document = exported(client, played_game(client))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+
+    result = runner.invoke(args=["import-game", str(path)])
+
+    new_id = int(result.output.strip())
+    assert result.exit_code == 0
+    assert exported(client, new_id) == document
+
+
+def test_command_line_import_of_an_invalid_file_fails_and_creates_nothing(app, runner, tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"format": FORMAT, "version": 1}), encoding="utf-8")
+
+    result = runner.invoke(args=["import-game", str(path)])
+
+    assert result.exit_code != 0
+    assert "no \"target\" field" in result.output
+    assert rows(app) == (0, 0, 0)
+
+
+def test_command_line_export_of_an_unknown_game_fails_clearly(runner):
+    result = runner.invoke(args=["export-game", "42"])
+
+    assert result.exit_code != 0
+    assert "No game has id 42." in result.output
