@@ -35,10 +35,11 @@ def create_app(test_config=None):
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_null_translations(newstyle=True)
 
-    from . import exchange, games, models, pages, serving
+    from . import exchange, games, models, pages, serving, tricks
 
     models.init_app(app)
     app.register_blueprint(games.bp)
+    app.register_blueprint(tricks.bp)
     app.register_blueprint(pages.bp)
     exchange.init_app(app)
     serving.init_app(app)

@@ -14,7 +14,7 @@ from flask.cli import with_appcontext
 from . import rules
 from .forms import player_name_errors
 from .i18n import _
-from .models import GAME_NAME_LENGTH, Game, Hand, Player, db
+from .models import GAME_NAME_LENGTH, Game, Hand, Player, Trick, TrickLog, cards_text, db
 
 FORMAT = "scorekeeper/cancellation-hearts"
 VERSION = 1
@@ -44,8 +44,9 @@ def export_game(game):
                 "dealer": summary.dealer,
                 "pass": summary.direction.value,
                 "points": list(summary.points),
+                "tricks": _export_tricks(hand.trick_log, len(game.players)),
             }
-            for summary in board.hands
+            for summary, hand in zip(board.hands, game.hands)
         ],
         "totals": list(board.totals),
         "status": "over" if board.over else "open",
@@ -58,6 +59,21 @@ def export_game(game):
             "cards_each": upcoming.cards_each,
             "kitty": upcoming.kitty,
         },
+    }
+
+
+def _export_tricks(log, players):
+    """A hand's trick log, with each trick's winning seat derived (R9-R13)."""
+    if log is None:
+        return None
+    play = log.replay(players)
+    return {
+        "first_leader": log.first_leader,
+        "kitty": [str(card) for card in log.kitty_cards] or None,
+        "played": [
+            {"cards": trick.cards.split(), "confirmed": trick.confirmed, "winner": played.winner}
+            for trick, played in zip(log.tricks, play.tricks)
+        ],
     }
 
 
@@ -128,6 +144,7 @@ def read_game(document):
     if not isinstance(hands, list):
         raise DocumentError(_("\"hands\" must be a list."))
     records = [_read_hand(hand, number, len(names)) for number, hand in enumerate(hands, start=1)]
+    logs = [_read_tricks(hand, number, len(names)) for number, hand in enumerate(hands, start=1)]
     try:
         rules.score_game(len(names), first_dealer, target, records)
     except rules.HandAfterGameOver as error:
@@ -141,10 +158,13 @@ def read_game(document):
         first_dealer=first_dealer,
         players=[Player(seat=seat, name=player) for seat, player in enumerate(names)],
     )
-    for number, record in enumerate(records, start=1):
+    for number, (record, log) in enumerate(zip(records, logs), start=1):
         hand = Hand(number=number)
         hand.set_facts(record)
         game.hands.append(hand)
+        if log is not None:
+            log.hand = hand
+            game.trick_logs.append(log)
     return game
 
 
@@ -183,6 +203,38 @@ def _read_hand(hand, number, players):
             "%(where)s: seat %(seat)d shot the moon, but the choice (\"subtract\" or \"add\") is missing (R15).",
             where=where, seat=shooter))
     return rules.HandRecord(takings, None if moon is None else rules.Moon(moon))
+
+
+def _read_tricks(hand, number, players):
+    """A hand's optional trick log as an unsaved ``TrickLog``, checked by replaying it (R6-R13)."""
+    where = _("Hand %(number)d", number=number)
+    tricks = hand.get("tricks")
+    if tricks is None:
+        return None
+    if not isinstance(tricks, dict) or not isinstance(tricks.get("played"), list):
+        raise DocumentError(_("%(where)s: \"tricks\" must be null or an object with a \"played\" list.", where=where))
+    first_leader = tricks.get("first_leader")
+    if not _whole(first_leader) or not 0 <= first_leader < players:
+        raise DocumentError(_("%(where)s: the tricks' \"first_leader\" must be a seat.", where=where))
+    kitty = tricks.get("kitty")
+    log = TrickLog(first_leader=first_leader)
+    try:
+        if kitty is not None:
+            if not isinstance(kitty, list) or len(kitty) != rules.deal(players).kitty:
+                raise ValueError("kitty size")
+            log.kitty = cards_text(rules.parse_cards(kitty))
+        for trick_number, trick in enumerate(tricks["played"], start=1):
+            if not isinstance(trick, dict) or not isinstance(trick.get("cards"), list) \
+                    or not isinstance(trick.get("confirmed", False), bool):
+                raise ValueError("trick shape")
+            cards = rules.parse_cards(trick["cards"])
+            log.tricks.append(Trick(number=trick_number, cards=cards_text(cards), confirmed=trick.get("confirmed", False)))
+        log.replay(players)
+    except ValueError:
+        raise DocumentError(_(
+            "%(where)s: the tricks cannot have been played as written (cards, kitty, leads or trick sizes; R2-R13).",
+            where=where)) from None
+    return log
 
 
 def _read_taken(entry, where, key="taken"):

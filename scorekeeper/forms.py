@@ -181,6 +181,9 @@ class HandForm(BaseForm):
         message=_("Choose how the moon scores: subtract 26 or add 26."),
     )
 
+    from_tricks = False  # filled in from a hand played trick by trick
+    hand_errors = ()
+
     def taken(self):
         """The takings as the rules engine sees them, in seat order."""
         return tuple(rules.Taken(entry.hearts.data or 0, entry.marias.data or 0) for entry in self.takings)
@@ -194,3 +197,20 @@ class ImportForm(BaseForm):
 
 class ConfirmForm(BaseForm):
     """A bare form for a confirmation button."""
+
+
+# --- Tricks ----------------------------------------------------------------------
+
+
+class TrickForm(BaseForm):
+    """One trick's cards in play order from the leader (R9)."""
+
+    number = HiddenField()
+    cards = FieldList(StringField(), min_entries=rules.MIN_PLAYERS)
+    confirm = BooleanField()
+
+
+class KittyForm(BaseForm):
+    """The kitty's cards, as its winner turns it over (R12)."""
+
+    cards = StringField()

@@ -12,7 +12,7 @@ from . import rules
 from .exchange import DocumentError, dumps, export_game, import_text
 from .forms import ConfirmForm, HandForm, ImportForm, NewGameForm
 from .i18n import _
-from .models import Game, Hand, Player, db
+from .models import Game, Hand, Player, TrickLog, db
 
 bp = Blueprint("games", __name__)
 
@@ -24,6 +24,7 @@ def load_game(game_id):
     return db.get_or_404(Game, game_id, options=[
         selectinload(Game.players),
         selectinload(Game.hands).selectinload(Hand.takings),
+        selectinload(Game.trick_logs).selectinload(TrickLog.tricks),
     ])
 
 
@@ -112,7 +113,7 @@ def record_hand(game_id):
         return redirect(url_for("games.table", game_id=game.id))
     number = board.next_hand.number
     if request.method == "GET":
-        return _hand_page(game, _blank_hand_form(game, number), number)
+        return _hand_page(game, _new_hand_form(game, number), number)
     form = _posted_hand_form(game)
     if "fill" in request.form:
         return _hand_page(game, form, number)
@@ -130,6 +131,7 @@ def record_hand(game_id):
     hand = Hand(number=number)
     hand.set_facts(record)
     game.hands.append(hand)
+    _keep_trick_log(game, hand)
     db.session.commit()
     flash(_("Hand %(number)d recorded.", number=number), "success")
     return redirect(url_for("games.table", game_id=game.id))
@@ -189,8 +191,30 @@ def _hand_or_404(game, number):
     return game.hands[number - 1]
 
 
-def _blank_hand_form(game, number):
-    return HandForm(data={"number": str(number), "takings": [{} for _player in game.players]})
+def _new_hand_form(game, number):
+    """A blank hand form, or one filled in from the tricks played (R13)."""
+    log = game.trick_log
+    play = log.replay(len(game.players)) if log else None
+    if play is None or not play.finished:
+        return HandForm(data={"number": str(number), "takings": [{} for _player in game.players]})
+    form = HandForm(data={
+        "number": str(number),
+        "takings": [{"hearts": t.hearts, "marias": t.marias} for t in play.taken.values()],
+        "last_trick_reserved": bool(play.uncollected.hearts or play.uncollected.marias),
+    })
+    form.from_tricks = True
+    return form
+
+
+def _keep_trick_log(game, hand):
+    """The tricks played for this hand become its log; an empty log is dropped."""
+    log = game.trick_log
+    if log is None:
+        return
+    if log.tricks:
+        log.hand = hand
+    else:
+        game.trick_logs.remove(log)
 
 
 def _hand_data(hand):

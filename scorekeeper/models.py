@@ -37,11 +37,17 @@ class Game(db.Model):
     hands: Mapped[list["Hand"]] = relationship(
         order_by="Hand.number", cascade="all, delete-orphan", back_populates="game"
     )
+    trick_logs: Mapped[list["TrickLog"]] = relationship(cascade="all, delete-orphan", back_populates="game")
 
     @property
     def names(self):
         """Player names in seating order, indexed by seat."""
         return [player.name for player in self.players]
+
+    @property
+    def trick_log(self):
+        """The log of the hand being played trick by trick now, if any."""
+        return next((log for log in self.trick_logs if log.hand_id is None), None)
 
     def names_of(self, seats):
         """The names at some seats, in the order given."""
@@ -88,6 +94,7 @@ class Hand(db.Model):
     takings: Mapped[list["Taking"]] = relationship(
         order_by="Taking.seat", cascade="all, delete-orphan", back_populates="hand"
     )
+    trick_log: Mapped["TrickLog | None"] = relationship(back_populates="hand", cascade="all, delete-orphan")
 
     def record(self):
         """This hand as the rules engine sees it."""
@@ -124,6 +131,54 @@ class Taking(db.Model):
     hearts: Mapped[int]
     marias: Mapped[int]
     hand: Mapped[Hand] = relationship(back_populates="takings")
+
+
+class TrickLog(db.Model):
+    """A hand played trick by trick: who led first, the kitty once seen, the tricks.
+
+    While the hand is being played it belongs to the game only; once the hand
+    is recorded it belongs to that hand, as the record that settles disputes.
+    """
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    hand_id: Mapped[int | None] = mapped_column(ForeignKey("hand.id", ondelete="CASCADE"), unique=True)
+    first_leader: Mapped[int] = mapped_column(CheckConstraint("first_leader >= 0"))
+    kitty: Mapped[str | None] = mapped_column(String(64))  # cards as text, e.g. "2♣ 10♥"
+    game: Mapped[Game] = relationship(back_populates="trick_logs")
+    hand: Mapped[Hand | None] = relationship(back_populates="trick_log")
+    tricks: Mapped[list["Trick"]] = relationship(
+        order_by="Trick.number", cascade="all, delete-orphan", back_populates="log"
+    )
+
+    @property
+    def kitty_cards(self):
+        return rules.parse_cards(self.kitty.split()) if self.kitty else ()
+
+    def replay(self, players):
+        """The hand as the engine sees it after the recorded tricks (R9-R13)."""
+        play = rules.HandPlay(players, self.first_leader, self.kitty_cards)
+        for trick in self.tricks:
+            play.play(trick.cards.split(), confirm=trick.confirmed)
+        return play
+
+
+class Trick(db.Model):
+    """One trick's cards in play order from its leader, and whether an odd lead was confirmed."""
+
+    __table_args__ = (UniqueConstraint("log_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    log_id: Mapped[int] = mapped_column(ForeignKey("trick_log.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(CheckConstraint("number >= 1"))
+    cards: Mapped[str] = mapped_column(String(64))  # e.g. "10♠ 9♥ 9♥ 10♠"
+    confirmed: Mapped[bool] = mapped_column(default=False)
+    log: Mapped[TrickLog] = relationship(back_populates="tricks")
+
+
+def cards_text(cards):
+    """Cards as stored: their short names separated by spaces."""
+    return " ".join(str(card) for card in cards)
 
 
 def init_app(app):

@@ -87,7 +87,11 @@ class Card:
             return text
         if not isinstance(text, str):
             raise ValueError(f"not a card: {text!r}")
-        cleaned = text.strip().replace(_VARIATION_SELECTOR, "").upper()
+        # Upper-case ASCII only: str.upper() turns "ſ" (long s) into "S".
+        cleaned = "".join(
+            char.upper() if char.isascii() else char
+            for char in text.strip().replace(_VARIATION_SELECTOR, "")
+        )
         rank_text, suit_text = cleaned[:-1], cleaned[-1:]
         suit = _SUIT_ALIASES.get(suit_text)
         rank = _RANK_LETTERS.get(rank_text)
@@ -511,6 +515,10 @@ class HandPlay:
     def finished(self) -> bool:
         return len(self.tricks) == self.deal.tricks
 
+    def copies_played(self, card: str | Card) -> int:
+        """How many copies of ``card`` this hand has used so far, kitty included (R2)."""
+        return self._seen[Card.parse(card)]
+
     def check_lead(self, card: str | Card) -> None:
         """Raise ``IllegalLead`` if leading ``card`` now looks illegal (R6, R8)."""
         card = Card.parse(card)
@@ -559,6 +567,7 @@ class HandPlay:
             self.leader = winner  # R10
         elif last:
             self.uncollected = Taken.of_cards(self._waiting)  # R13
+            self._waiting.clear()  # collected by nobody: nothing waits after the hand
         # After a reserved trick, its leader leads again (R10).
         self.tricks.append(PlayedTrick(len(self.tricks) + 1, leader, result, winner, collected, last))
         return winner

@@ -57,7 +57,7 @@ def test_export_follows_the_documented_format(client):
     assert document["hands"][1] == {
         "number": 2, "taken": [{"hearts": h, "marias": m} for h, m in MOON],
         "uncollected": {"hearts": 0, "marias": 0}, "moon": "subtract",
-        "dealer": 5, "pass": "right", "points": [0, -26, 0, 0, 0, 0],
+        "dealer": 5, "pass": "right", "points": [0, -26, 0, 0, 0, 0], "tricks": None,
     }
     assert document["hands"][2]["uncollected"] == {"hearts": 3, "marias": 1}
     assert document["totals"] == [36, 10, 34, 47, 34, 31]

@@ -1,0 +1,313 @@
+"""Web tests of settling tricks and of playing a hand trick by trick (R6-R13)."""
+
+import re
+
+import pytest
+
+from scorekeeper import rules
+from scorekeeper.models import Trick, TrickLog, db
+
+from .forms import create_game, csrf_token, exported, text_of
+
+NINE = ["Ana", "Bo", "Caio", "Dee", "Eli", "Fay", "Gil", "Hana", "Ivo"]
+KITTY = "2♥ 3♥ A♦ K♦ Q♦"
+# A 9-player hand (11 tricks, kitty of 5) dealt by Ana, so Bo (seat 1) leads.
+# Trick 1 is reserved with the kitty waiting, trick 4 is reserved in the middle,
+# and the last trick is reserved, leaving 2♥ and A♥ with nobody.
+TRICKS = [
+    "10♠ 10♠ A♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦",   # reserved: the two 10♠ cancel (R9)
+    "K♥ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣",     # Bo leads a heart unbroken (R8): confirmed; wins pile + kitty
+    "A♣ Q♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠",     # Bo wins a Black Maria
+    "9♦ 9♦ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥",    # reserved in the middle: seven hearts wait
+    "4♣ 10♣ J♥ J♣ Q♥ K♥ A♥ J♦ 10♦",   # Eli's J♣ wins, with the seven waiting hearts
+    "10♣ 2♠ 3♠ J♠ 9♠ K♠ A♠ Q♠ Q♣",     # Dee's Q♣ wins the other Black Maria
+    "3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥",    # Caio's J♥ wins nine hearts
+    "5♣ 6♣ 7♣ 8♣ 9♣ K♣ A♣ J♣ 2♣",     # Ivo's A♣
+    "4♠ 5♠ 6♠ 7♠ 8♠ 3♣ 4♦ 5♦ 6♦",     # Dee's 8♠
+    "3♦ 7♦ 8♦ K♦ Q♦ J♦ 10♦ Q♥ J♠",     # Gil's K♦ and a heart
+    "2♦ 2♦ 9♠ K♠ A♠ 2♥ A♥ Q♣ K♣",     # reserved last trick: nobody collects (R13)
+]
+EXPECTED_TAKEN = {1: (3, 1), 2: (9, 0), 3: (0, 1), 4: (11, 0), 6: (1, 0)}
+
+
+def trick_fields(client, game_id, cards, number, confirm=False):
+    fields = {"csrf_token": csrf_token(client, f"/games/{game_id}/play"), "number": str(number)}
+    for position, card in enumerate(cards.split()):
+        fields[f"cards-{position}"] = card
+    if confirm:
+        fields["confirm"] = "y"
+    return fields
+
+
+def play_trick(client, game_id, cards, number, confirm=False):
+    return client.post(f"/games/{game_id}/play", data=trick_fields(client, game_id, cards, number, confirm))
+
+
+def enter_kitty(client, game_id, cards):
+    token = csrf_token(client, f"/games/{game_id}/play")
+    return client.post(f"/games/{game_id}/play/kitty", data={"csrf_token": token, "cards": cards})
+
+
+def trick_rows(app):
+    with app.app_context():
+        return db.session.execute(db.select(db.func.count()).select_from(Trick)).scalar()
+
+
+# --- Settle a trick ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("cards", "winner", "cancelled"), [
+    ("10S,9H,9H,10S", None, [0, 1, 2, 3]),       # the seeds' worked example
+    ("10S,10S,9H,9H,KS", 4, [0, 1, 2, 3]),       # R9 decision: K♠ is left and wins
+    ("10S,10S,3D", None, [0, 1]),                 # R9 decision: nothing of the suit led is left
+    ("KC,KC,QC,2C", 2, [0, 1]),
+    ("2c, ac, 3h", 1, []),
+    ("Q♠ 10♠ K♥", 0, []),
+])
+def test_settle_json_answers_winner_cancelled_and_why(client, cards, winner, cancelled):
+    response = client.get("/settle.json", query_string={"cards": cards})
+
+    answer = response.get_json()
+    assert response.status_code == 200
+    assert answer["winner"] == winner
+    assert answer["cancelled"] == cancelled
+    assert answer["explanation"] == rules.resolve_trick(re.split(r"[,\s]+", cards.strip())).explanation
+    assert "(R9" in answer["explanation"]
+
+
+@pytest.mark.parametrize(("cards", "named"), [
+    ("10S,9X", "“9X” is not a card"),
+    ("", "Enter the trick's cards"),
+    ("QS,QS,QS", "Q♠ appears 3 times"),
+    (",".join(["2C"] * 2 + ["3C"] * 10), "at most 11 cards"),
+])
+def test_settle_json_refuses_bad_cards_naming_them(client, cards, named):
+    response = client.get("/settle.json", query_string={"cards": cards})
+
+    assert response.status_code == 400
+    assert named in response.get_json()["error"]
+
+
+def test_settle_page_shows_the_reserved_trick_and_its_rules(client):
+    response = client.get("/settle", query_string={"cards": "10s 9h 9h 10s"})
+
+    page = text_of(response)
+    assert "Nobody wins: the trick is reserved (R9)." in page
+    assert "The two 10♠ and the two 9♥ cancel" in page
+    assert "the next player to win a trick takes them too (R11)" in page
+
+
+def test_settle_page_keeps_a_bad_entry_and_says_what_is_wrong(client):
+    response = client.get("/settle", query_string={"cards": "10s 1h"})
+
+    assert response.status_code == 400
+    assert "“1h” is not a card" in text_of(response)
+    assert 'value="10s 1h"' in response.get_data(as_text=True)
+
+
+def test_settle_from_a_game_names_the_winner(client):
+    game_id = create_game(client)
+
+    response = client.get("/settle", query_string={"cards": "KC KC QC 2C", "game": game_id, "leader": 4})
+
+    assert "Ana wins the trick with Q♣." in text_of(response)  # Eli led; Q♣ was the third card
+
+
+def test_settle_is_one_tap_away_on_every_page(client):
+    game_id = create_game(client)
+
+    for url in ["/", "/rules", f"/games/{game_id}", f"/games/{game_id}/hands/new", "/games/new"]:
+        assert 'href="/settle' in client.get(url).get_data(as_text=True)
+
+
+# --- Playing a hand trick by trick ---------------------------------------------------
+
+
+def test_whole_nine_player_hand_played_trick_by_trick_fills_in_the_hand(app, client):
+    game_id = create_game(client, NINE)
+
+    for number, cards in enumerate(TRICKS, start=1):
+        if number == 2:
+            warned = play_trick(client, game_id, cards, number)
+            assert warned.status_code == 400
+            assert "Hearts are not broken yet" in text_of(warned)
+            response = play_trick(client, game_id, cards, number, confirm=True)
+        elif number == 3:
+            blocked = play_trick(client, game_id, cards, number)
+            assert "First say what the kitty held (R12)." in text_of(blocked)
+            assert "Bo takes the kitty" in text_of(client.get(f"/games/{game_id}/play"))
+            assert enter_kitty(client, game_id, KITTY).status_code == 302
+            response = play_trick(client, game_id, cards, number)
+        elif number == 5:
+            third = play_trick(client, game_id, cards.replace("10♦", "10♠"), number)
+            assert third.status_code == 400
+            assert "10♠ has already been played twice in this hand" in text_of(third)
+            response = play_trick(client, game_id, cards, number)
+        else:
+            response = play_trick(client, game_id, cards, number)
+        assert response.status_code == 302, text_of(response)
+        if number == 1:
+            page = text_of(client.get(f"/games/{game_id}/play"))
+            assert "Nobody wins: the trick is reserved (R9)." in page
+            assert "Trick 2 of 11: Bo leads" in page
+            assert "The kitty (5 cards face down) and 9 reserved cards" in page
+
+    done = text_of(client.get(f"/games/{game_id}/play"))
+    form = client.get(f"/games/{game_id}/hands/new")
+    page = form.get_data(as_text=True)
+
+    assert "All 11 tricks played" in done
+    assert "Nobody collected 2 hearts and 0 Black Marias (R13)." in done
+    assert "Filled in from the tricks played" in page
+    assert 'name="last_trick_reserved" value="y" checked' in page
+
+    engine = rules.HandPlay(9, 1, KITTY.split())
+    for number, cards in enumerate(TRICKS, start=1):
+        engine.play(cards.split(), confirm=number == 2)
+    fields = {"csrf_token": csrf_token(client, f"/games/{game_id}/hands/new"), "number": "1",
+              "last_trick_reserved": "y"}
+    for seat in range(9):
+        assert f'name="takings-{seat}-hearts"\n                 value="{engine.taken[seat].hearts or ""}"' in page
+        fields[f"takings-{seat}-hearts"] = str(engine.taken[seat].hearts)
+        fields[f"takings-{seat}-marias"] = str(engine.taken[seat].marias)
+    assert client.post(f"/games/{game_id}/hands/new", data=fields).status_code == 302
+
+    hand = exported(client, game_id)["hands"][0]
+    assert {seat: (t["hearts"], t["marias"]) for seat, t in enumerate(hand["taken"]) if t != {"hearts": 0, "marias": 0}} == EXPECTED_TAKEN
+    assert hand["uncollected"] == {"hearts": 2, "marias": 0} == {"hearts": engine.uncollected.hearts, "marias": engine.uncollected.marias}
+    assert hand["tricks"]["kitty"] == KITTY.split()
+    assert [" ".join(t["cards"]) for t in hand["tricks"]["played"]] == TRICKS
+    log = text_of(client.get(f"/games/{game_id}/hands/1/tricks"))
+    assert "Trick 11" in log and "The last trick was reserved: nobody collects it" in log
+    assert "Eli collects 11 hearts and 0 Black Marias" in log
+    assert trick_rows(app) == 11
+
+
+def test_taking_back_the_last_trick_restores_the_leader(app, client):
+    game_id = create_game(client, NINE)
+    play_trick(client, game_id, "K♣ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣", 1)
+
+    token = csrf_token(client, f"/games/{game_id}/play")
+    response = client.post(f"/games/{game_id}/play/undo", data={"csrf_token": token})
+
+    assert response.status_code == 302
+    assert trick_rows(app) == 0
+    assert "Trick 1 of 11: Bo leads" in text_of(client.get(f"/games/{game_id}/play"))
+
+
+def test_double_submitted_trick_is_entered_once(app, client):
+    game_id = create_game(client, NINE)
+    fields = trick_fields(client, game_id, "K♣ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣", 1)
+
+    client.post(f"/games/{game_id}/play", data=fields)
+    client.post(f"/games/{game_id}/play", data=fields)
+
+    assert trick_rows(app) == 1
+
+
+@pytest.mark.parametrize(("cards", "message"), [
+    ("K♣ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣", "Enter this player's card."),
+    ("K♣ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 1♣", "“1♣” is not a card."),
+    ("Q♠ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣", "The first lead of a hand may not be a heart or a Black Maria"),
+    ("K♣ K♣ K♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣", "K♣ has already been played twice"),
+])
+def test_refused_trick_keeps_the_cards_typed_and_changes_nothing(app, client, cards, message):
+    game_id = create_game(client, NINE)
+
+    response = play_trick(client, game_id, cards, 1)
+
+    assert response.status_code == 400
+    assert message in text_of(response)
+    assert 'value="4♣"' in response.get_data(as_text=True)
+    assert trick_rows(app) == 0
+
+
+@pytest.mark.parametrize(("kitty", "message"), [
+    ("2♥ 3♥", "The kitty holds 5 cards (R3)"),
+    ("2♥ 3♥ A♦ K♦ X", "“X” is not a card"),
+    ("10♠ 3♥ A♦ K♦ Q♦", "already been played twice"),
+])
+def test_kitty_must_be_its_five_real_cards(app, client, kitty, message):
+    game_id = create_game(client, NINE)
+    play_trick(client, game_id, TRICKS[0], 1)
+    play_trick(client, game_id, "K♣ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣", 2)
+
+    response = enter_kitty(client, game_id, kitty)
+
+    assert response.status_code == 400
+    assert message in text_of(response)
+    with app.app_context():
+        assert db.session.execute(db.select(TrickLog.kitty)).scalar() is None
+
+
+def test_hand_recorded_without_finishing_the_tricks_keeps_them(client):
+    game_id = create_game(client, NINE)
+    play_trick(client, game_id, "K♣ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣", 1)
+    from .forms import record_hand
+    record_hand(client, game_id, [(26, 0), (0, 2)] + [(0, 0)] * 7)
+
+    log = text_of(client.get(f"/games/{game_id}/hands/1/tricks"))
+
+    assert "Only 1 of 11 tricks were entered" in log
+    assert "differ from these tricks" in log
+
+
+def play_whole_hand(client, game_id):
+    """Play TRICKS with the kitty, and record the hand as filled in."""
+    for number, cards in enumerate(TRICKS, start=1):
+        assert play_trick(client, game_id, cards, number, confirm=number == 2).status_code == 302
+        if number == 2:
+            enter_kitty(client, game_id, KITTY)
+    page = client.get(f"/games/{game_id}/hands/new").get_data(as_text=True)
+    fields = {"csrf_token": csrf_token(client, f"/games/{game_id}/hands/new"), "number": "1", "last_trick_reserved": "y"}
+    for seat in range(9):
+        hearts, marias = EXPECTED_TAKEN.get(seat, (0, 0))
+        fields[f"takings-{seat}-hearts"] = str(hearts)
+        fields[f"takings-{seat}-marias"] = str(marias)
+    assert "Filled in from the tricks played" in page
+    assert client.post(f"/games/{game_id}/hands/new", data=fields).status_code == 302
+
+
+def test_trick_log_travels_in_the_export_and_back(client):
+    import io
+    import json
+
+    game_id = create_game(client, NINE)
+    play_whole_hand(client, game_id)
+    original = exported(client, game_id)
+
+    token = csrf_token(client, "/games/import")
+    response = client.post("/games/import", content_type="multipart/form-data", data={
+        "csrf_token": token, "document": (io.BytesIO(json.dumps(original).encode()), "game.json")})
+    new_id = int(response.headers["Location"].rsplit("/", 1)[1])
+
+    assert exported(client, new_id) == original
+    assert [t["winner"] for t in original["hands"][0]["tricks"]["played"]] == [None, 1, 1, None, 4, 3, 2, 8, 3, 6, None]
+    assert "Trick 11" in text_of(client.get(f"/games/{new_id}/hands/1/tricks"))
+
+
+@pytest.mark.parametrize("change", [
+    lambda tricks: tricks["played"][4]["cards"].__setitem__(8, "10♠"),   # a third 10♠
+    lambda tricks: tricks["played"][1].update(confirmed=False),           # unconfirmed heart lead
+    lambda tricks: tricks["played"][0]["cards"].pop(),                    # eight cards for nine players
+    lambda tricks: tricks.update(kitty=["2♥"]),                           # a kitty of one
+    lambda tricks: tricks.update(first_leader=9),
+    lambda tricks: tricks["played"].append({"cards": ["2♣"] * 9}),        # a twelfth trick
+])
+def test_import_refuses_a_trick_log_that_cannot_have_been_played(app, client, change):
+    import io
+    import json
+
+    game_id = create_game(client, NINE)
+    play_whole_hand(client, game_id)
+    document = exported(client, game_id)
+    change(document["hands"][0]["tricks"])
+    before = trick_rows(app)
+
+    token = csrf_token(client, "/games/import")
+    response = client.post("/games/import", content_type="multipart/form-data", data={
+        "csrf_token": token, "document": (io.BytesIO(json.dumps(document).encode()), "game.json")})
+
+    assert response.status_code == 400
+    assert "Hand 1: the tricks" in text_of(response)
+    assert trick_rows(app) == before
