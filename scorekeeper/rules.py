@@ -638,6 +638,14 @@ class Scoreboard:
     def lowest(self) -> int:
         return min(self.totals)
 
+    @property
+    def standings(self) -> tuple[tuple[int, int], ...]:
+        """(place, seat) from the lowest total up; equal totals share a place (R16)."""
+        order = sorted(range(self.players), key=lambda seat: (self.totals[seat], seat))
+        return tuple(
+            (1 + sum(total < self.totals[seat] for total in self.totals), seat) for seat in order
+        )
+
 
 class HandAfterGameOver(ValueError):
     """A hand was recorded after the hand that ended the game (R16)."""

@@ -330,6 +330,7 @@ def test_game_is_over_when_anyone_reaches_the_target_and_ties_share_the_win(clie
     assert document["winners"] == [2, 4, 5]
     assert document["next"] is None
     assert "Caio, Eli, Fay share the win with 8 points each (R16)." in page
+    assert "Final standings 1. Caio 8 1. Eli 8 1. Fay 8 4. Ana 10 5. Dee 34 6. Bo 36" in page
 
 
 def test_no_hand_can_be_added_after_game_over(app, client):
