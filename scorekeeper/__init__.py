@@ -30,15 +30,13 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)
 
-    # Every template string is marked for translation from the start; the
-    # null translations render English until catalogs are added.
-    app.jinja_env.add_extension("jinja2.ext.i18n")
-    app.jinja_env.install_null_translations(newstyle=True)
+    from . import exchange, explain, games, i18n, live, models, pages, serving, tricks
 
-    from . import exchange, games, models, pages, serving, tricks
-
+    i18n.init_app(app)
+    app.jinja_env.filters["explain"] = explain.explain
     models.init_app(app)
     app.register_blueprint(games.bp)
+    app.register_blueprint(live.bp)
     app.register_blueprint(tricks.bp)
     app.register_blueprint(pages.bp)
     exchange.init_app(app)

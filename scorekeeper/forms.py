@@ -11,7 +11,7 @@ from wtforms.csrf.session import SessionCSRF
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
 from . import rules
-from .i18n import _
+from .i18n import _, lazy_gettext
 from .models import GAME_NAME_LENGTH, NAME_LENGTH
 
 
@@ -115,15 +115,15 @@ def player_name_errors(names):
 class NewGameForm(BaseForm):
     """Name, players in clockwise order, first dealer and target (R1, R4, R16)."""
 
-    name = StringField(validators=[Optional(), Length(max=GAME_NAME_LENGTH, message=_(
+    name = StringField(validators=[Optional(), Length(max=GAME_NAME_LENGTH, message=lazy_gettext(
         "Keep the game's name to %(max)d characters.", max=GAME_NAME_LENGTH))])
     # No max_entries: a twelfth name is refused with a message, not silently dropped.
     players = FieldList(StringField(), min_entries=rules.MIN_PLAYERS)
-    first_dealer = WholeNumberField(blank=0, message=_("Choose who deals first."))
+    first_dealer = WholeNumberField(blank=0, message=lazy_gettext("Choose who deals first."))
     target = WholeNumberField(
         default=rules.DEFAULT_TARGET,
-        message=_("The target is a whole number of points, 1 or more."),
-        validators=[InputRequired(_("Enter the target score; 150 is usual."))],
+        message=lazy_gettext("The target is a whole number of points, 1 or more."),
+        validators=[InputRequired(lazy_gettext("Enter the target score; 150 is usual."))],
     )
 
     def validate_players(self, field):
@@ -161,11 +161,11 @@ class TakingForm(Form):
 
     hearts = WholeNumberField(
         maximum=rules.HEARTS_IN_HAND, blank=0,
-        message=_("Enter a whole number of hearts from 0 to 26."),
+        message=lazy_gettext("Enter a whole number of hearts from 0 to 26."),
     )
     marias = ChoiceField(
         choices=MARIA_CHOICES, coerce=int, default=0,
-        message=_("Choose 0, 1 or 2 Black Marias."),
+        message=lazy_gettext("Choose 0, 1 or 2 Black Marias."),
     )
 
 
@@ -178,7 +178,7 @@ class HandForm(BaseForm):
     moon = ChoiceField(
         choices=[SelectChoice(moon.value) for moon in rules.Moon],
         validate_choice=True,
-        message=_("Choose how the moon scores: subtract 26 or add 26."),
+        message=lazy_gettext("Choose how the moon scores: subtract 26 or add 26."),
     )
 
     from_tricks = False  # filled in from a hand played trick by trick
@@ -192,7 +192,7 @@ class HandForm(BaseForm):
 class ImportForm(BaseForm):
     """A game document to import."""
 
-    document = FileField(validators=[InputRequired(_("Choose a game file (.json) to import."))])
+    document = FileField(validators=[InputRequired(lazy_gettext("Choose a game file (.json) to import."))])
 
 
 class ConfirmForm(BaseForm):

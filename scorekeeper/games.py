@@ -9,10 +9,12 @@ from sqlalchemy.orm import selectinload
 from werkzeug.datastructures import CombinedMultiDict, MultiDict
 
 from . import rules
+from .chart import score_chart
 from .exchange import DocumentError, dumps, export_game, import_text
 from .forms import ConfirmForm, HandForm, ImportForm, NewGameForm
 from .i18n import _
-from .models import Game, Hand, Player, TrickLog, db
+from .models import Game, Hand, Player, TrickLog, commit_change, db
+from .serving import qr_svg, watch_url
 
 bp = Blueprint("games", __name__)
 
@@ -59,7 +61,7 @@ def new_game():
         players=[Player(seat=seat, name=name) for seat, name in enumerate(form.names)],
     )
     db.session.add(game)
-    db.session.commit()
+    commit_change(game)
     if game.target < rules.SUGGESTED_MINIMUM_TARGET:
         flash(_("A target of %(target)d makes a short game: 150 is usual and 100 a good minimum (R16).",
                 target=game.target), "warning")
@@ -97,7 +99,10 @@ def _reseated(form, formdata):
 def table(game_id):
     """The table view: this hand's dealer, leader and passing, the scoreboard, the history."""
     game = load_game(game_id)
-    return render_template("games/table.html", game=game, board=game.scoreboard(), pass_to=rules.pass_to)
+    board = game.scoreboard()
+    share = watch_url(game)
+    return render_template("games/table.html", game=game, board=board, pass_to=rules.pass_to,
+                           chart=score_chart(board, game.names), share_url=share, share_qr=qr_svg(share))
 
 
 # --- Recording and correcting hands --------------------------------------
@@ -132,7 +137,7 @@ def record_hand(game_id):
     hand.set_facts(record)
     game.hands.append(hand)
     _keep_trick_log(game, hand)
-    db.session.commit()
+    commit_change(game)
     flash(_("Hand %(number)d recorded.", number=number), "success")
     return redirect(url_for("games.table", game_id=game.id))
 
@@ -153,7 +158,7 @@ def correct_hand(game_id, number):
     if record is None:
         return _hand_page(game, form, number, hand), INVALID
     hand.set_facts(record)
-    db.session.commit()
+    commit_change(game)
     flash(_("Hand %(number)d corrected.", number=number), "success")
     return redirect(url_for("games.table", game_id=game.id))
 
@@ -176,7 +181,7 @@ def remove_hand(game_id, number):
             game.hands.remove(hand)
             for moved in later:
                 moved.number -= 1
-            db.session.commit()
+            commit_change(game)
             flash(_("Hand %(number)d removed.", number=number), "success")
             return redirect(url_for("games.table", game_id=game.id))
     summary = game.scoreboard().hands[number - 1]

@@ -1,14 +1,103 @@
-"""Marking user-visible strings for translation.
+"""Languages: the message catalogs, each request's language, and the language switcher.
 
-Until message catalogs exist, these render the English message with its
-named placeholders filled, as gettext's null translations do. Messages stay
-whole sentences with named placeholders so that translators see them whole.
+Messages are whole sentences with named placeholders (``%(name)s``), marked
+with ``_`` (``gettext``) in code and templates, or ``lazy_gettext`` where
+they are defined before any request (form classes). The catalogs live as
+``.po`` files in ``scorekeeper/translations``; they are compiled into the
+instance folder when the app starts, so no binary is kept in git.
 """
 
+import os
 
-def gettext(message, **values):
-    """Translate ``message`` and fill its ``%(name)s`` placeholders."""
-    return message % values if values else message
-
+from babel.lists import format_list
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask import Blueprint, has_request_context, redirect, request, url_for
+from flask_babel import Babel, format_date, format_decimal, get_locale, gettext, lazy_gettext
 
 _ = gettext
+
+LANGUAGES = {
+    "en": "English",
+    "pt": "Português",
+    "es": "Español",
+    "ms": "Bahasa Melayu",
+    "nb": "Norsk bokmål",
+}
+DEFAULT_LANGUAGE = "en"
+COOKIE = "language"
+CATALOGS = os.path.join(os.path.dirname(__file__), "translations")
+ONE_YEAR = 365 * 24 * 3600
+
+babel = Babel()
+bp = Blueprint("i18n", __name__)
+
+
+def select_language():
+    """The language chosen with the switcher, else the browser's best match, else English."""
+    if not has_request_context():  # command-line use speaks English
+        return DEFAULT_LANGUAGE
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES, DEFAULT_LANGUAGE)
+
+
+@bp.get("/language/<code>")
+def choose_language(code):
+    """Remember a language for this browser and go back to the page it was chosen on."""
+    back = request.args.get("next", "")
+    if not back.startswith("/") or back.startswith("//") or "\\" in back:
+        back = url_for("games.index")
+    response = redirect(back)
+    if code in LANGUAGES:
+        response.set_cookie(COOKIE, code, max_age=ONE_YEAR, samesite="Lax", httponly=True)
+    return response
+
+
+def compile_catalogs(source, target):
+    """Compile every ``.po`` under ``source`` into ``.mo`` files under ``target`` when newer."""
+    for language in sorted(os.listdir(source)) if os.path.isdir(source) else []:
+        po_path = os.path.join(source, language, "LC_MESSAGES", "messages.po")
+        if not os.path.exists(po_path):
+            continue
+        mo_dir = os.path.join(target, language, "LC_MESSAGES")
+        mo_path = os.path.join(mo_dir, "messages.mo")
+        if os.path.exists(mo_path) and os.path.getmtime(mo_path) >= os.path.getmtime(po_path):
+            continue
+        os.makedirs(mo_dir, exist_ok=True)
+        with open(po_path, "rb") as po_file:
+            catalog = read_po(po_file, locale=language)
+        partial = f"{mo_path}.{os.getpid()}"
+        with open(partial, "wb") as mo_file:
+            write_mo(mo_file, catalog)
+        os.replace(partial, mo_path)  # another process may be compiling too
+
+
+def number(value):
+    """A number written the way the reader's language writes it."""
+    return format_decimal(value)
+
+
+def names_list(names):
+    """Names joined the way the reader's language joins a list ("A, B and C")."""
+    return format_list(list(names), locale=get_locale() or DEFAULT_LANGUAGE)
+
+
+def init_app(app):
+    """Compile the catalogs and make the language of each request the chosen one."""
+    compiled = os.path.join(app.instance_path, "translations")
+    compile_catalogs(CATALOGS, compiled)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", compiled)
+    babel.init_app(app, locale_selector=select_language)
+    app.jinja_env.filters["number"] = number
+    app.jinja_env.filters["names"] = names_list
+    app.jinja_env.filters["date"] = format_date
+    app.register_blueprint(bp)
+
+    @app.context_processor
+    def languages():
+        return {"languages": LANGUAGES, "current_language": str(get_locale() or DEFAULT_LANGUAGE)}
+
+
+__all__ = ["_", "gettext", "lazy_gettext", "LANGUAGES", "init_app"]

@@ -31,6 +31,9 @@ class Game(db.Model):
     target: Mapped[int] = mapped_column(CheckConstraint("target >= 1"))
     first_dealer: Mapped[int] = mapped_column(CheckConstraint("first_dealer >= 0"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Counts the writes to this game, so that watching phones can ask cheaply
+    # whether anything changed (the state and its ETag).
+    revision: Mapped[int] = mapped_column(default=0)
     players: Mapped[list["Player"]] = relationship(
         order_by="Player.seat", cascade="all, delete-orphan", back_populates="game"
     )
@@ -174,6 +177,12 @@ class Trick(db.Model):
     cards: Mapped[str] = mapped_column(String(64))  # e.g. "10♠ 9♥ 9♥ 10♠"
     confirmed: Mapped[bool] = mapped_column(default=False)
     log: Mapped[TrickLog] = relationship(back_populates="tricks")
+
+
+def commit_change(game):
+    """Commit one change to ``game`` as one transaction, counting it in its revision."""
+    game.revision = (game.revision or 0) + 1
+    db.session.commit()
 
 
 def cards_text(cards):

@@ -377,9 +377,10 @@ class Explanation:
 
 
 def _english_list(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    """ "a", "a and b", "a, b, and c": as the app's English catalog lists them."""
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + ", and " + items[-1]
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,27 @@
-"""Serving the app to the phones at the table with waitress."""
+"""Serving the app to the phones at the table: waitress, the LAN address, the QR code."""
 
+import functools
 import socket
+import time
+from urllib.parse import urlsplit, urlunsplit
 
 import click
-from flask import current_app
+import segno
+from flask import current_app, url_for
 from flask.cli import with_appcontext
+from markupsafe import Markup
 
 DEFAULT_PORT = 8150
+LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "::1"}
 
 
 def lan_addresses():
     """This machine's IPv4 addresses that other devices on the network can reach."""
+    return _lan_addresses(int(time.monotonic() // 60))  # looked up again each minute
+
+
+@functools.lru_cache(maxsize=1)
+def _lan_addresses(_minute):
     found = set()
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
@@ -35,6 +46,28 @@ def table_urls(host, port):
     return [f"http://{host}:{port}/"]
 
 
+def watch_url(game):
+    """The read-only link as other phones on the network must type it.
+
+    When the scorer opened the app on the serving machine itself, its own
+    address (localhost) means nothing to the other phones: use the LAN one.
+    """
+    url = url_for("live.watch", game_id=game.id, _external=True)
+    parts = urlsplit(url)
+    if parts.hostname in LOOPBACK_HOSTS:
+        addresses = lan_addresses()
+        if addresses:
+            netloc = addresses[0] + (f":{parts.port}" if parts.port else "")
+            url = urlunsplit(parts._replace(netloc=netloc))
+    return url
+
+
+def qr_svg(url):
+    """A QR code of ``url`` as inline SVG markup, generated here (no network)."""
+    code = segno.make(url, error="m")
+    return Markup(code.svg_inline(scale=4, border=2, dark="#000", light="#fff", omitsize=True))
+
+
 @click.command("serve")
 @click.option("--host", default="0.0.0.0", show_default=True,
               help="Address to listen on; 0.0.0.0 lets phones on the same Wi-Fi connect.")
@@ -48,6 +81,10 @@ def serve_command(host, port, threads):
     click.echo("Cancellation Hearts scorekeeper is running. Open one of these on any phone on the same Wi-Fi:")
     for url in table_urls(host, port):
         click.echo(f"    {url}")
+    urls = table_urls(host, port)
+    if len(urls) > 1:
+        click.echo("Or scan this with a phone's camera:")
+        segno.make(urls[0], error="m").terminal(compact=True)
     click.echo("Stop it with Ctrl+C.")
     waitress.serve(current_app._get_current_object(), host=host, port=port, threads=threads, ident="scorekeeper")
 

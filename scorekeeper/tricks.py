@@ -5,10 +5,11 @@ import re
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 
 from . import rules
+from .explain import explain, illegal_lead
 from .forms import KittyForm, TrickForm
 from .games import INVALID, load_game
 from .i18n import _
-from .models import Game, Trick, TrickLog, cards_text, db
+from .models import Game, Trick, TrickLog, cards_text, commit_change, db
 
 bp = Blueprint("tricks", __name__)
 
@@ -81,7 +82,7 @@ def settle_json():
     return jsonify(
         winner=result.winner,
         cancelled=sorted(result.cancelled),
-        explanation=result.explanation,
+        explanation=explain(result.reason),
         cards=[str(card) for card in result.cards],
         rules=list(result.reason.rules),
     )
@@ -155,13 +156,13 @@ def play_hand(game_id):
     try:
         play.play(cards, confirm=form.confirm.data)
     except rules.IllegalLead as warning:
-        form.illegal_lead = str(warning)
+        form.illegal_lead = illegal_lead(warning)
         return _play_page(game, board, log, play, form), INVALID
     if log is None:
         log = TrickLog(first_leader=board.next_hand.leader)
         game.trick_logs.append(log)
     log.tricks.append(Trick(number=play.trick_number - 1, cards=cards_text(cards), confirmed=form.confirm.data))
-    db.session.commit()
+    commit_change(game)
     return redirect(url_for("tricks.play_hand", game_id=game.id, _anchor="last-trick"))
 
 
@@ -215,7 +216,7 @@ def enter_kitty(game_id):
         game = load_game(game_id)
         board, log, play = _current_play(game)
         return _play_page(game, board, log, play, trick_form, form), INVALID
-    db.session.commit()
+    commit_change(game)
     return redirect(url_for("tricks.play_hand", game_id=game.id))
 
 
@@ -230,7 +231,7 @@ def undo_trick(game_id):
     if log is not None and log.tricks:
         number = log.tricks[-1].number
         log.tricks.pop()
-        db.session.commit()
+        commit_change(game)
         flash(_("Trick %(number)d taken back.", number=number), "success")
     return redirect(url_for("tricks.play_hand", game_id=game.id))
 

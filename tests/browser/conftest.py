@@ -16,7 +16,8 @@ from scorekeeper import create_app
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 820, "height": 1180}
-SCREENSHOTS = pathlib.Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
+# Not under test-results/: pytest-playwright empties that folder at every run.
+SCREENSHOTS = pathlib.Path(__file__).resolve().parents[2] / "screenshots"
 
 
 @pytest.fixture(scope="session")
@@ -67,4 +68,15 @@ def screenshot(page):
         page.screenshot(path=str(path), full_page=True)
         return path
 
+    take.folder = SCREENSHOTS
     return take
+
+
+@pytest.fixture(autouse=True)
+def only_own_origin(page, base_url):
+    """Every page may request only the app's own origin: no network at the table."""
+    outside = []
+    page.context.on("request", lambda request: outside.append(request.url)
+                    if not request.url.startswith((base_url, "data:", "blob:")) else None)
+    yield
+    assert not outside, f"requests outside the app: {outside}"

@@ -1,0 +1,90 @@
+"""The score chart: each player's total after every hand, as points for an inline SVG."""
+
+from dataclasses import dataclass
+
+# Paul Tol's "muted" and "bright" qualitative colours: told apart by most
+# colour-blind readers; a marker shape per player does not rely on colour at all.
+COLOURS = ["#cc3311", "#0077bb", "#009988", "#ee7733", "#33bbee", "#ee3377",
+           "#332288", "#117733", "#999933", "#882255", "#555555"]
+MARKERS = ["circle", "square", "triangle", "diamond", "circle", "square",
+           "triangle", "diamond", "circle", "square", "triangle"]
+HOLLOW_FROM = 4  # the second round of shapes is drawn hollow
+
+WIDTH, HEIGHT = 360, 240
+LEFT, RIGHT, TOP, BOTTOM = 34, 86, 12, 26
+LABEL_GAP = 12  # minimum distance between two end labels
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's totals as chart points."""
+
+    name: str
+    colour: str
+    marker: str
+    hollow: bool
+    points: tuple[tuple[float, float], ...]
+    label_y: float
+
+    @property
+    def path(self):
+        return " ".join(f"{x:.1f},{y:.1f}" for x, y in self.points)
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    lines: tuple[Line, ...]
+    target_y: float
+    y_ticks: tuple[tuple[float, int], ...]
+    x_ticks: tuple[tuple[float, int], ...]
+    plot: tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def score_chart(board, names):
+    """The chart of ``board`` (a rules.Scoreboard) for players ``names``."""
+    totals_by_hand = [(0,) * board.players] + [hand.totals for hand in board.hands]
+    values = [total for totals in totals_by_hand for total in totals] + [board.target, 0]
+    low, high = min(values), max(values)
+    span = (high - low) or 1
+    right, bottom = WIDTH - RIGHT, HEIGHT - BOTTOM
+    hands = max(len(board.hands), 1)
+
+    def x_of(hand):
+        return LEFT + (right - LEFT) * hand / hands
+
+    def y_of(total):
+        return bottom - (bottom - TOP) * (total - low) / span
+
+    ends = _spread(sorted((y_of(board.totals[seat]), seat) for seat in range(board.players)))
+    lines = tuple(
+        Line(
+            name=names[seat],
+            colour=COLOURS[seat],
+            marker=MARKERS[seat],
+            hollow=seat >= HOLLOW_FROM,
+            points=tuple((x_of(hand), y_of(totals[seat])) for hand, totals in enumerate(totals_by_hand)),
+            label_y=ends[seat],
+        )
+        for seat in range(board.players)
+    )
+    step = max(1, round(span / 4 / 10) * 10) if span >= 20 else max(1, span // 4 or 1)
+    first = (low // step) * step
+    y_ticks = tuple((y_of(value), value) for value in range(first, high + 1, step) if value >= low)
+    x_step = max(1, hands // 8)
+    x_ticks = tuple((x_of(hand), hand) for hand in range(0, len(board.hands) + 1, x_step))
+    return Chart(WIDTH, HEIGHT, lines, y_of(board.target), y_ticks, x_ticks, (LEFT, TOP, right, bottom))
+
+
+def _spread(ends):
+    """End-label heights pushed apart so that no two names overlap; by seat."""
+    placed = {}
+    previous = None
+    for y, seat in ends:
+        if previous is not None and y - previous < LABEL_GAP:
+            y = previous + LABEL_GAP
+        placed[seat] = y
+        previous = y
+    overflow = max(0, previous - (HEIGHT - 4)) if previous is not None else 0
+    return {seat: y - overflow for seat, y in placed.items()}

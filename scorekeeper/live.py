@@ -1,0 +1,38 @@
+"""The whole table watching: a read-only view, a big-screen display, and the live state."""
+
+from flask import Blueprint, abort, jsonify, render_template, request
+
+from . import rules
+from .chart import score_chart
+from .games import load_game
+from .models import Game, db
+
+bp = Blueprint("live", __name__)
+
+
+@bp.get("/games/<int:game_id>/state")
+def state(game_id):
+    """The game's revision, answered with an empty 304 while nothing has changed."""
+    revision = db.session.execute(db.select(Game.revision).where(Game.id == game_id)).scalar()
+    if revision is None:
+        abort(404)
+    response = jsonify(revision=revision)
+    response.set_etag(f"r{revision}")
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+@bp.get("/games/<int:game_id>/watch")
+def watch(game_id):
+    """The table view for everyone at the table: read-only, updating by itself."""
+    game = load_game(game_id)
+    board = game.scoreboard()
+    return render_template("games/table.html", game=game, board=board, readonly=True,
+                           pass_to=rules.pass_to, chart=score_chart(board, game.names))
+
+
+@bp.get("/games/<int:game_id>/display")
+def display(game_id):
+    """The big-screen layout for a tablet in the middle of the table."""
+    game = load_game(game_id)
+    return render_template("games/display.html", game=game, board=game.scoreboard(), pass_to=rules.pass_to)

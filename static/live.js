@@ -1,0 +1,39 @@
+// Keeps a game page up to date: asks for the game's revision every two
+// seconds (an empty 304 while nothing changed) and, when it moves, swaps in
+// the fresh page content without a reload. Without this script, a refresh
+// shows the new state.
+(function () {
+  "use strict";
+  var region = document.querySelector("[data-live]");
+  if (!region || !window.fetch || !window.DOMParser) { return; }
+  var EVERY = 2000;
+
+  function refresh() {
+    return fetch(location.href, { cache: "no-store", credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        if (!html) { return; }
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("[data-live]");
+        if (!fresh) { return; }
+        var open = Array.prototype.map.call(region.querySelectorAll("details[open]"), function (d) { return d.className; });
+        region.replaceWith(fresh);
+        region = fresh;
+        open.forEach(function (name) {
+          var details = region.querySelector("details." + name);
+          if (details) { details.open = true; }
+        });
+      });
+  }
+
+  function poll() {
+    if (document.hidden) { return setTimeout(poll, EVERY); }
+    fetch(region.dataset.live, { cache: "no-cache", credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (state) {
+        if (state && String(state.revision) !== region.dataset.revision) { return refresh(); }
+      })
+      .catch(function () { /* the server is away for a moment: try again */ })
+      .then(function () { setTimeout(poll, EVERY); });
+  }
+  setTimeout(poll, EVERY);
+}());

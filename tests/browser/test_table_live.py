@@ -1,0 +1,135 @@
+"""The whole table: live updates across phones, fast entry, accessibility, looks, languages."""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from .conftest import PHONE, TABLET
+from .test_game_flow import EIGHT, enter_hand, start_game
+from .test_tricks_flow import pick
+
+SERIOUS = ("serious", "critical")
+
+def test_a_watching_phone_updates_by_itself_when_a_hand_is_recorded(page, browser, base_url):
+    start_game(page, EIGHT, target=150, name="Live game")
+    game_url = page.url
+    watcher = browser.new_context(base_url=base_url, viewport=PHONE).new_page()
+    watcher.goto(game_url + "/watch")
+    expect(watcher.get_by_role("heading", name="Hand 1", exact=True)).to_be_visible()
+    expect(watcher.get_by_role("link", name="Record hand 1")).to_have_count(0)
+
+    page.get_by_role("link", name="Record hand 1").click()
+    enter_hand(page, {0: (10, 0), 2: (6, 1), 4: (6, 0), 7: (4, 1)})
+    page.get_by_role("button", name="Save hand 1").click()
+
+    expect(watcher.get_by_role("heading", name="Hand 2", exact=True)).to_be_visible(timeout=2500)
+    expect(watcher.locator("table.scoreboard tr", has_text="Caio")).to_contain_text("19")
+    watcher.context.close()
+
+def test_typical_eight_player_hand_fits_the_tap_budget(page):
+    """Four players took hearts, both Black Marias to different players: the budget is
+    one tap per player who took hearts plus their digits, one per Black Maria, one to save."""
+    start_game(page, EIGHT, target=150, name="Budget game")
+    page.get_by_role("link", name="Record hand 1").click()
+    taken = {1: (12, 1), 3: (7, 0), 5: (4, 1), 6: (3, 0)}
+    budget = sum(1 + len(str(hearts)) for hearts, _marias in taken.values()) + 2 + 1
+    taps = 0
+
+    for seat, (hearts, marias) in taken.items():
+        page.locator(f"#takings-{seat}-hearts").click()
+        taps += 1
+        for digit in str(hearts):
+            page.keyboard.press(digit)
+            taps += 1
+        if marias:
+            page.locator(f'label[for="takings-{seat}-marias-{marias}"]').click()
+            taps += 1
+    page.get_by_role("button", name="Save hand 1").click()
+    taps += 1
+
+    expect(page.get_by_text("Hand 1 recorded.")).to_be_visible()
+    assert taps <= budget, f"{taps} taps for a budget of {budget}"
+    print(f"tap budget: {taps} taps used of {budget}")
+
+def test_every_page_passes_the_axe_scan_at_phone_size(page):
+    start_game(page, EIGHT[:6] + ["Gil", "Hana", "Ivo"], target=150, name="Axe game")
+    game = page.url
+    page.goto(game + "/play")
+    pick(page, "K♣", "2♣", "3♣", "4♣", "5♣", "6♣", "7♣", "8♣", "9♣")
+    page.get_by_role("button", name="Settle trick 1").click()
+    page.goto(game + "/hands/new")
+    for seat, hearts in enumerate([10, 6, 5, 5]):
+        page.locator(f"#takings-{seat}-hearts").fill(str(hearts))
+    page.locator('label[for="takings-0-marias-2"]').click()
+    page.get_by_role("button", name="Save hand 1").click()
+    pages = ["/", "/games/new", "/games/import", "/rules", "/settle", "/settle?cards=10s+9h+9h+10s",
+             game, game + "/watch", game + "/display", game + "/play", game + "/hands/new",
+             game + "/hands/1", game + "/hands/1/remove", game + "/hands/1/tricks", "/no-such-page"]
+    found = {}
+
+    for url in pages:
+        page.goto(url)
+        results = Axe().run(page)
+        serious = [v["id"] for v in results.response["violations"] if v["impact"] in SERIOUS]
+        if serious:
+            found[url] = serious
+
+    print(f"axe: scanned {len(pages)} pages")
+    assert not found
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", [PHONE, TABLET], ids=["phone", "tablet"])
+def test_screenshots_of_the_table_light_and_dark(browser, base_url, screenshot, page, scheme, size):
+    start_game(page, EIGHT, target=100, name=f"Looks {scheme}")
+    page.get_by_role("link", name="Record hand 1").click()
+    enter_hand(page, {0: (10, 0), 2: (6, 1), 4: (6, 0), 7: (4, 1)})
+    page.get_by_role("button", name="Save hand 1").click()
+    page.get_by_role("link", name="Record hand 2").click()
+    enter_hand(page, {1: (26, 2)}, moon="Add 26 to everyone else")
+    page.get_by_role("button", name="Save hand 2").click()
+    game = page.url
+    context = browser.new_context(base_url=base_url, viewport=size, color_scheme=scheme)
+    viewer = context.new_page()
+    name = f"{'phone' if size == PHONE else 'tablet'}-{scheme}"
+
+    for path, label in [("", "table"), ("/hands/new", "hand-form"), ("/display", "display")]:
+        viewer.goto(game + path)
+        viewer.screenshot(path=str(screenshot.folder / f"{name}-{label}.png"), full_page=True)
+
+    context.close()
+
+def test_keyboard_alone_records_a_hand(page):
+    start_game(page, EIGHT[:6], target=150, name="Keyboard game")
+    page.get_by_role("link", name="Record hand 1").focus()
+    page.keyboard.press("Enter")
+    page.locator("#takings-0-hearts").focus()
+
+    page.keyboard.type("26")
+    page.keyboard.press("Tab")  # the Rest button
+    page.keyboard.press("Tab")  # Black Marias: the radio group
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.locator("#takings-1-hearts").focus()
+    page.keyboard.press("Enter")
+
+    expect(page.get_by_role("alert")).to_contain_text("Ana took all 26 hearts and both Black Marias")
+    page.locator("#moon-subtract").focus()
+    page.keyboard.press("Space")
+    page.locator("#takings-1-hearts").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("table.scoreboard tr", has_text="Ana")).to_contain_text("-26")
+
+
+def test_switching_to_portuguese_translates_the_pages_and_is_remembered(page, screenshot):
+    start_game(page, EIGHT, target=150, name="Jogo")
+
+    page.get_by_role("link", name="Português").click()
+
+    expect(page.locator("html")).to_have_attribute("lang", "pt")
+    expect(page.get_by_role("link", name="Anotar a mão 1")).to_be_visible()
+    page.get_by_role("link", name="Anotar a mão 1").click()
+    expect(page.get_by_role("heading", name="Anotar a mão 1")).to_be_visible()
+    expect(page.locator("body")).to_contain_text("Marias Negras")
+    screenshot("phone-hand-form-pt")
+    page.goto("/rules")
+    expect(page.locator("h1")).not_to_have_text("The rules of Cancellation Hearts")

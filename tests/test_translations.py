@@ -1,0 +1,90 @@
+"""The message catalogs: every language complete, every placeholder kept, pages translated."""
+
+import pathlib
+import re
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from scorekeeper.i18n import CATALOGS, LANGUAGES
+
+from .forms import SIX, create_game, text_of
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
+TRANSLATED = [code for code in LANGUAGES if code != "en"]
+
+
+def catalog(language):
+    with open(f"{CATALOGS}/{language}/LC_MESSAGES/messages.po", "rb") as po_file:
+        return read_po(po_file, locale=language)
+
+
+def template_ids():
+    with open(f"{CATALOGS}/messages.pot", "rb") as pot_file:
+        return {message.id for message in read_po(pot_file) if message.id}
+
+
+def test_the_template_catalog_holds_every_message_of_the_code_and_templates():
+    root = pathlib.Path(__file__).resolve().parents[1]
+    found = extract_from_dir(
+        root,
+        method_map=[("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")],
+        keywords={"_": None, "gettext": None, "lazy_gettext": None},
+    )
+
+    in_source = {message for _file, _line, message, _comments, _context in found}
+
+    assert in_source == template_ids(), "run the pybabel extract and update commands in the README"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_message_is_translated_with_the_same_placeholders(language):
+    messages = [message for message in catalog(language) if message.id]
+
+    missing = [message.id for message in messages if not message.string]
+    fuzzy = [message.id for message in messages if message.fuzzy]
+    wrong = [(message.id, message.string) for message in messages if message.string
+             and sorted(PLACEHOLDER.findall(message.id)) != sorted(PLACEHOLDER.findall(message.string))]
+
+    assert not missing, f"{len(missing)} untranslated, e.g. {missing[:3]}"
+    assert not fuzzy, f"{len(fuzzy)} fuzzy, e.g. {fuzzy[:3]}"
+    assert not wrong, f"placeholders differ: {wrong[:3]}"
+    assert {message.id for message in messages} >= template_ids()
+
+
+def translated(language, message, **values):
+    return catalog(language).get(message).string % values
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_pages_follow_the_browsers_language(client, language):
+    response = client.get("/", headers={"Accept-Language": f"{language},en;q=0.5"})
+
+    assert translated(language, "No games yet. Start one when everyone is seated.") in text_of(response)
+    assert f'<html lang="{language}">' in response.get_data(as_text=True)
+
+
+def test_language_switcher_remembers_the_choice_and_returns_to_the_page(client):
+    game_id = create_game(client, SIX)
+
+    response = client.get(f"/language/pt?next=/games/{game_id}")
+    page = text_of(client.get(f"/games/{game_id}", headers={"Accept-Language": "es"}))
+
+    assert response.status_code == 302
+    assert response.headers["Location"].endswith(f"/games/{game_id}")
+    assert translated("pt", "Record hand %(number)d", number=1) in page
+
+
+@pytest.mark.parametrize("target", ["https://example.com/", "//example.com/", "/\\example.com"])
+def test_language_switcher_never_leaves_the_app(client, target):
+    response = client.get("/language/nb", query_string={"next": target})
+
+    assert response.headers["Location"] in ("/", "http://localhost/")
+
+
+def test_trick_explanations_are_translated(client):
+    answer = client.get("/settle.json?cards=KC,KC,QC", headers={"Accept-Language": "pt"}).get_json()
+
+    assert "K♣" in answer["explanation"] and "Q♣" in answer["explanation"]
+    assert "highest" not in answer["explanation"]
