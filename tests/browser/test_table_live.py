@@ -51,7 +51,9 @@ def test_typical_eight_player_hand_fits_the_tap_budget(page):
     assert taps <= budget, f"{taps} taps for a budget of {budget}"
     print(f"tap budget: {taps} taps used of {budget}")
 
-def test_every_page_passes_the_axe_scan_at_phone_size(page):
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_passes_the_axe_scan_at_phone_size(page, scheme):
+    page.emulate_media(color_scheme=scheme)
     start_game(page, EIGHT[:6] + ["Gil", "Hana", "Ivo"], target=150, name="Axe game")
     game = page.url
     page.goto(game + "/play")
@@ -74,7 +76,7 @@ def test_every_page_passes_the_axe_scan_at_phone_size(page):
         if serious:
             found[url] = serious
 
-    print(f"axe: scanned {len(pages)} pages")
+    print(f"axe: scanned {len(pages)} pages ({scheme})")
     assert not found
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
