@@ -2,8 +2,10 @@
 
 import os
 import secrets
+from datetime import timedelta
 
-from flask import Flask
+from flask import Flask, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
 
 SECRET_KEY_FILE = "secret_key"
 
@@ -20,6 +22,10 @@ def create_app(test_config=None):
         SQLALCHEMY_DATABASE_URI="sqlite:///"
         + os.path.join(app.instance_path, "scorekeeper.sqlite"),
         MAX_CONTENT_LENGTH=1024 * 1024,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        # The scorer's phone keeps its scorer keys through a long game night.
+        PERMANENT_SESSION_LIFETIME=timedelta(days=60),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -30,7 +36,7 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)
 
-    from . import exchange, explain, games, i18n, live, models, pages, serving, tricks
+    from . import backup, exchange, explain, games, i18n, live, models, pages, serving, tricks
 
     i18n.init_app(app)
     app.jinja_env.filters["explain"] = explain.explain
@@ -40,8 +46,41 @@ def create_app(test_config=None):
     app.register_blueprint(tricks.bp)
     app.register_blueprint(pages.bp)
     exchange.init_app(app)
+    backup.init_app(app)
     serving.init_app(app)
+    app.after_request(secure_headers)
+    app.session_interface = SessionInterface()
     return app
+
+
+CONTENT_SECURITY_POLICY = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+
+
+def secure_headers(response):
+    """A strict Content-Security-Policy (no inline script or style) and friends on every response."""
+    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    return response
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session, marked Secure whenever the page came over HTTPS."""
+
+    def get_cookie_secure(self, app):
+        return bool(app.config["SESSION_COOKIE_SECURE"] or (has_request_context() and request.is_secure))
 
 
 def load_or_create_secret_key(instance_path):

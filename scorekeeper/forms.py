@@ -109,6 +109,17 @@ def player_name_errors(names):
     return errors
 
 
+class GameChangeForm(BaseForm):
+    """A form that changes a game, made from the revision of the game it showed."""
+
+    revision = HiddenField()
+
+    def based_on(self):
+        """The revision the form was made from, or None if the post lost it."""
+        text = self.revision.data or ""
+        return int(text) if text.isascii() and text.isdigit() and len(text) < 12 else None
+
+
 # --- A new game --------------------------------------------------------------
 
 
@@ -169,7 +180,7 @@ class TakingForm(Form):
     )
 
 
-class HandForm(BaseForm):
+class HandForm(GameChangeForm):
     """Each player's takings, a reserved last trick's leftovers, the moon choice (R13-R15)."""
 
     number = HiddenField()
@@ -195,14 +206,14 @@ class ImportForm(BaseForm):
     document = FileField(validators=[InputRequired(lazy_gettext("Choose a game file (.json) to import."))])
 
 
-class ConfirmForm(BaseForm):
-    """A bare form for a confirmation button."""
+class ConfirmForm(GameChangeForm):
+    """A confirmation button that changes a game (remove, revert, take back)."""
 
 
 # --- Tricks ----------------------------------------------------------------------
 
 
-class TrickForm(BaseForm):
+class TrickForm(GameChangeForm):
     """One trick's cards in play order from the leader (R9)."""
 
     number = HiddenField()
@@ -210,7 +221,7 @@ class TrickForm(BaseForm):
     confirm = BooleanField()
 
 
-class KittyForm(BaseForm):
+class KittyForm(GameChangeForm):
     """The kitty's cards, as its winner turns it over (R12)."""
 
     cards = StringField()

@@ -11,14 +11,16 @@ from werkzeug.datastructures import CombinedMultiDict, MultiDict
 from . import rules
 from .chart import score_chart
 from .exchange import DocumentError, dumps, export_game, import_text
+from .access import grant, is_scorer, matches, require_scorer
 from .forms import ConfirmForm, HandForm, ImportForm, NewGameForm
 from .i18n import _
-from .models import Game, Hand, Player, TrickLog, commit_change, db
+from .models import Change, ChangedMeanwhile, Game, Hand, Player, TrickLog, commit_change, db
 from .serving import qr_svg, watch_url
 
 bp = Blueprint("games", __name__)
 
 INVALID = 400  # status of a form shown again with its errors
+CONFLICT = 409  # status of a form shown again because another device wrote first
 
 
 def load_game(game_id):
@@ -62,6 +64,7 @@ def new_game():
     )
     db.session.add(game)
     commit_change(game)
+    grant(game)
     if game.target < rules.SUGGESTED_MINIMUM_TARGET:
         flash(_("A target of %(target)d makes a short game: 150 is usual and 100 a good minimum (R16).",
                 target=game.target), "warning")
@@ -97,12 +100,31 @@ def _reseated(form, formdata):
 
 @bp.get("/games/<int:game_id>")
 def table(game_id):
-    """The table view: this hand's dealer, leader and passing, the scoreboard, the history."""
+    """The table view: this hand's dealer, leader and passing, the scoreboard, the history.
+
+    The scorer's device sees the controls; everyone else sees the read-only view.
+    """
     game = load_game(game_id)
     board = game.scoreboard()
-    share = watch_url(game)
-    return render_template("games/table.html", game=game, board=board, pass_to=rules.pass_to,
-                           chart=score_chart(board, game.names), share_url=share, share_qr=qr_svg(share))
+    scorer = is_scorer(game)
+    share = watch_url(game) if scorer else None
+    return render_template(
+        "games/table.html", game=game, board=board, pass_to=rules.pass_to, readonly=not scorer,
+        chart=score_chart(board, game.names), share_url=share, share_qr=qr_svg(share) if share else None,
+        scorer_link=url_for("games.become_scorer", game_id=game.id, key=game.scorer_key, _external=True)
+        if scorer else None, revert_form=ConfirmForm() if scorer else None,
+    )
+
+
+@bp.get("/games/<int:game_id>/scorer/<key>")
+def become_scorer(game_id, key):
+    """The secret scorer link: this device becomes a scorer of the game too."""
+    game = db.get_or_404(Game, game_id)
+    if not matches(key, game.scorer_key):
+        abort(404)
+    grant(game)
+    flash(_("This device can now record and correct hands of %(name)s.", name=game.name), "success")
+    return redirect(url_for("games.table", game_id=game.id))
 
 
 # --- Recording and correcting hands --------------------------------------
@@ -112,6 +134,7 @@ def table(game_id):
 def record_hand(game_id):
     """Record the next hand's hearts and Black Marias (R13-R15)."""
     game = load_game(game_id)
+    require_scorer(game)
     board = game.scoreboard()
     if board.over:
         flash(_("The game is over. Correct a hand if the result is wrong (R17)."), "warning")
@@ -122,13 +145,11 @@ def record_hand(game_id):
     form = _posted_hand_form(game)
     if "fill" in request.form:
         return _hand_page(game, form, number)
+    if not (form.number.data or "").isdigit() or int(form.number.data) > number or form.based_on() is None:
+        abort(400)
     if form.number.data != str(number):
-        if not (form.number.data or "").isdigit():
-            abort(400)
         # A second tap on Save, or another device, recorded this hand already.
-        flash(_("Hand %(number)s was already recorded; here is the score now.",
-                number=form.number.data), "warning")
-        return redirect(url_for("games.table", game_id=game.id))
+        return _conflict(game_id, form, int(form.number.data))
     records = [hand.record() for hand in game.hands]
     record = _checked_record(form, game, records, len(records))
     if record is None:
@@ -137,15 +158,19 @@ def record_hand(game_id):
     hand.set_facts(record)
     game.hands.append(hand)
     _keep_trick_log(game, hand)
-    commit_change(game)
+    try:
+        commit_change(game, based_on=form.based_on())
+    except ChangedMeanwhile:
+        return _conflict(game_id, form, number)
     flash(_("Hand %(number)d recorded.", number=number), "success")
     return redirect(url_for("games.table", game_id=game.id))
 
 
 @bp.route("/games/<int:game_id>/hands/<int:number>", methods=["GET", "POST"])
 def correct_hand(game_id, number):
-    """Correct a recorded hand; everything derived follows (R17)."""
+    """Correct a recorded hand; everything derived follows, and the trail keeps the old values (R17)."""
     game = load_game(game_id)
+    require_scorer(game)
     hand = _hand_or_404(game, number)
     if request.method == "GET":
         form = HandForm(data=_hand_data(hand))
@@ -153,20 +178,30 @@ def correct_hand(game_id, number):
     form = _posted_hand_form(game)
     if "fill" in request.form:
         return _hand_page(game, form, number, hand)
+    if form.based_on() is None:
+        abort(400)
     records = [h.record() for h in game.hands]
     record = _checked_record(form, game, records, number - 1)
     if record is None:
         return _hand_page(game, form, number, hand), INVALID
-    hand.set_facts(record)
-    commit_change(game)
+    before = hand.record()
+    if record != before:
+        hand.set_facts(record)
+        game.changes.append(Change(action="correct", hand_number=number,
+                                   before=Change.facts(before), after=Change.facts(record)))
+    try:
+        commit_change(game, based_on=form.based_on())
+    except ChangedMeanwhile:
+        return _conflict(game_id, form, number, correcting=True)
     flash(_("Hand %(number)d corrected.", number=number), "success")
     return redirect(url_for("games.table", game_id=game.id))
 
 
 @bp.route("/games/<int:game_id>/hands/<int:number>/remove", methods=["GET", "POST"])
 def remove_hand(game_id, number):
-    """Ask, then remove a recorded hand; later hands move up one (R17)."""
+    """Ask, then remove a recorded hand; later hands move up one; the trail keeps it (R17)."""
     game = load_game(game_id)
+    require_scorer(game)
     hand = _hand_or_404(game, number)
     form = ConfirmForm(request.form if request.method == "POST" else None)
     problem = None
@@ -177,17 +212,123 @@ def remove_hand(game_id, number):
         except rules.HandAfterGameOver as error:
             problem = _after_game_over_message(error)
         else:
-            later = [h for h in game.hands if h.number > number]
-            game.hands.remove(hand)
-            for moved in later:
-                moved.number -= 1
-            commit_change(game)
+            game.changes.append(Change(action="remove", hand_number=number,
+                                       before=Change.facts(hand.record()), after=None))
+            _renumber(game, remove=hand)
+            try:
+                commit_change(game, based_on=form.based_on())
+            except ChangedMeanwhile:
+                flash(changed_meanwhile_message(), "warning")
+                return redirect(url_for("games.table", game_id=game_id))
             flash(_("Hand %(number)d removed.", number=number), "success")
             return redirect(url_for("games.table", game_id=game.id))
     summary = game.scoreboard().hands[number - 1]
     status = INVALID if request.method == "POST" else 200
     return render_template("games/remove_hand.html", game=game, summary=summary, form=form,
                            problem=problem), status
+
+
+@bp.post("/games/<int:game_id>/changes/<int:change_id>/revert")
+def revert_change(game_id, change_id):
+    """Undo one correction or removal from the trail, itself kept in the trail (R17)."""
+    game = load_game(game_id)
+    require_scorer(game)
+    change = next((c for c in game.changes if c.id == change_id), None)
+    form = ConfirmForm(request.form)
+    if change is None:
+        abort(404)
+    if not form.validate() or form.based_on() is None:
+        abort(400)
+    problem = _revert(game, change)
+    if problem:
+        db.session.rollback()
+        flash(problem, "warning")
+        return redirect(url_for("games.table", game_id=game_id, _anchor="changes"))
+    try:
+        commit_change(game, based_on=form.based_on())
+    except ChangedMeanwhile:
+        flash(changed_meanwhile_message(), "warning")
+        return redirect(url_for("games.table", game_id=game_id))
+    flash(_("Hand %(number)d is back as it was before that change.", number=change.hand_number), "success")
+    return redirect(url_for("games.table", game_id=game.id, _anchor="changes"))
+
+
+def _revert(game, change):
+    """Put a hand back as it was before ``change``; the problem in words if it cannot be."""
+    number = change.hand_number
+    restored = Change.record_of(change.before)
+    if change.after is None:  # the hand was removed: put it back in its place
+        if number > len(game.hands) + 1:
+            return _("Hand %(number)d cannot go back in its place: hands were removed since.", number=number)
+        records = [h.record() for h in game.hands]
+        records.insert(number - 1, restored)
+    else:
+        if number > len(game.hands) or game.hands[number - 1].record() != Change.record_of(change.after):
+            return _("Hand %(number)d has changed since; revert the later changes first.", number=number)
+        records = [h.record() for h in game.hands]
+        records[number - 1] = restored
+    try:
+        game.scoreboard(records)
+    except rules.HandAfterGameOver as error:
+        return _after_game_over_message(error)
+    current = game.hands[number - 1].record() if change.after is not None else None
+    if change.after is None:
+        hand = Hand(number=number)
+        hand.set_facts(restored)
+        _renumber(game, insert=hand)
+    else:
+        game.hands[number - 1].set_facts(restored)
+    game.changes.append(Change(action="revert", hand_number=number,
+                               before=Change.facts(current), after=Change.facts(restored)))
+    return None
+
+
+def _renumber(game, remove=None, insert=None):
+    """Remove or insert one hand, moving the later hands' numbers one at a time.
+
+    Each move is flushed on its own, in an order that never puts two hands on
+    one number, which the (game, number) unique constraint forbids.
+    """
+    if remove is not None:
+        later = [h for h in game.hands if h.number > remove.number]
+        game.hands.remove(remove)
+        db.session.flush()
+        for hand in later:
+            hand.number -= 1
+            db.session.flush()
+    else:
+        for hand in sorted((h for h in game.hands if h.number >= insert.number), key=lambda h: -h.number):
+            hand.number += 1
+            db.session.flush()
+        game.hands.insert(insert.number - 1, insert)
+
+
+def _conflict(game_id, form, number, correcting=False):
+    """The form again, as typed, with the score as it is now: another device was quicker."""
+    db.session.rollback()
+    game = load_game(game_id)
+    board = game.scoreboard()
+    if correcting:
+        form.conflict = changed_meanwhile_message()
+    else:
+        form.conflict = _(
+            "Hand %(number)d was just recorded by another device (or by a second tap on Save). "
+            "Here is the score now; what you typed is kept below. Save it again only if it is "
+            "for the next hand.", number=number)
+        number = board.next_hand.number if board.next_hand else number
+        form.number.data = str(number)
+    form.revision.data = str(game.revision)
+    if board.over and not correcting:
+        flash(form.conflict, "warning")
+        return redirect(url_for("games.table", game_id=game.id))
+    hand = game.hands[number - 1] if correcting and number <= len(game.hands) else None
+    return _hand_page(game, form, number, hand, board=board), CONFLICT
+
+
+def changed_meanwhile_message():
+    """What a device is told when another one changed the game first."""
+    return _("Another device changed this game a moment ago, so nothing was saved. "
+             "Here is the score now; check your change and save it again.")
 
 
 def _hand_or_404(game, number):
@@ -201,9 +342,11 @@ def _new_hand_form(game, number):
     log = game.trick_log
     play = log.replay(len(game.players)) if log else None
     if play is None or not play.finished:
-        return HandForm(data={"number": str(number), "takings": [{} for _player in game.players]})
+        return HandForm(data={"number": str(number), "revision": str(game.revision),
+                              "takings": [{} for _player in game.players]})
     form = HandForm(data={
         "number": str(number),
+        "revision": str(game.revision),
         "takings": [{"hearts": t.hearts, "marias": t.marias} for t in play.taken.values()],
         "last_trick_reserved": bool(play.uncollected.hearts or play.uncollected.marias),
     })
@@ -225,6 +368,7 @@ def _keep_trick_log(game, hand):
 def _hand_data(hand):
     return {
         "number": str(hand.number),
+        "revision": str(hand.game.revision),
         "takings": [{"hearts": t.hearts, "marias": t.marias} for t in hand.takings],
         "last_trick_reserved": bool(hand.uncollected_hearts or hand.uncollected_marias),
         "moon": hand.moon,
@@ -308,13 +452,13 @@ def _after_game_over_message(error):
         "recorded. Remove the later hands first if this is right.", number=error.ended_after)
 
 
-def _hand_page(game, form, number, hand=None):
+def _hand_page(game, form, number, hand=None, board=None):
     taken = form.taken() if not any(e.errors for e in form.takings.entries) else None
     shooter = rules.moon_shooter(dict(enumerate(taken))) if taken else None
     return render_template(
         "games/hand.html", game=game, form=form, number=number, hand=hand,
         summary=rules.next_hand(number, game.first_dealer, len(game.players)),
-        shooter=shooter,
+        shooter=shooter, board=board, revision=form.revision.data or game.revision,
     )
 
 
@@ -346,6 +490,7 @@ def import_game():
         except DocumentError as error:
             form.problem = str(error)
         else:
+            grant(game)
             flash(_("Game imported: %(name)s.", name=game.name), "success")
             return redirect(url_for("games.table", game_id=game.id))
     return render_template("games/import.html", form=form), INVALID

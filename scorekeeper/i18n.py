@@ -13,7 +13,7 @@ from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Blueprint, has_request_context, redirect, request, url_for
-from flask_babel import Babel, format_date, format_decimal, get_locale, gettext, lazy_gettext
+from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, gettext, lazy_gettext
 
 _ = gettext
 
@@ -51,7 +51,7 @@ def choose_language(code):
         back = url_for("games.index")
     response = redirect(back)
     if code in LANGUAGES:
-        response.set_cookie(COOKIE, code, max_age=ONE_YEAR, samesite="Lax", httponly=True)
+        response.set_cookie(COOKIE, code, max_age=ONE_YEAR, samesite="Lax", httponly=True, secure=request.is_secure)
     return response
 
 
@@ -93,6 +93,7 @@ def init_app(app):
     app.jinja_env.filters["number"] = number
     app.jinja_env.filters["names"] = names_list
     app.jinja_env.filters["date"] = format_date
+    app.jinja_env.filters["datetime_short"] = lambda moment: format_datetime(moment, "short")
     app.register_blueprint(bp)
 
     @app.context_processor

@@ -1,12 +1,16 @@
 """Database models: the facts a table recorded, never anything derived (R17)."""
 
+import json
+import sqlite3
 from datetime import datetime, timezone
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import CheckConstraint, ForeignKey, String, UniqueConstraint
+from sqlalchemy import CheckConstraint, Engine, ForeignKey, String, Text, UniqueConstraint, event, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from . import rules
+from .access import new_scorer_key
 
 NAME_LENGTH = 40
 GAME_NAME_LENGTH = 80
@@ -34,6 +38,7 @@ class Game(db.Model):
     # Counts the writes to this game, so that watching phones can ask cheaply
     # whether anything changed (the state and its ETag).
     revision: Mapped[int] = mapped_column(default=0)
+    scorer_key: Mapped[str] = mapped_column(String(64), default=new_scorer_key)
     players: Mapped[list["Player"]] = relationship(
         order_by="Player.seat", cascade="all, delete-orphan", back_populates="game"
     )
@@ -41,6 +46,9 @@ class Game(db.Model):
         order_by="Hand.number", cascade="all, delete-orphan", back_populates="game"
     )
     trick_logs: Mapped[list["TrickLog"]] = relationship(cascade="all, delete-orphan", back_populates="game")
+    changes: Mapped[list["Change"]] = relationship(
+        order_by="Change.id.desc()", cascade="all, delete-orphan", back_populates="game"
+    )
 
     @property
     def names(self):
@@ -81,6 +89,7 @@ class Hand(db.Model):
     """One recorded hand: each seat's takings, what nobody collected, the moon choice."""
 
     __table_args__ = (
+        UniqueConstraint("game_id", "number"),  # two devices cannot both record hand 3
         CheckConstraint("uncollected_hearts BETWEEN 0 AND 26"),
         CheckConstraint("uncollected_marias BETWEEN 0 AND 2"),
         CheckConstraint("moon IS NULL OR moon IN ('subtract', 'add')"),
@@ -179,15 +188,86 @@ class Trick(db.Model):
     log: Mapped[TrickLog] = relationship(back_populates="tricks")
 
 
-def commit_change(game):
-    """Commit one change to ``game`` as one transaction, counting it in its revision."""
-    game.revision = (game.revision or 0) + 1
-    db.session.commit()
+class Change(db.Model):
+    """One correction or removal of a recorded hand, kept so that it can be reverted (R17)."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    action: Mapped[str] = mapped_column(String(16))  # see ACTIONS
+    hand_number: Mapped[int]
+    before: Mapped[str | None] = mapped_column(Text)  # the hand's facts as JSON, None if it did not exist
+    after: Mapped[str | None] = mapped_column(Text)  # None once removed
+    game: Mapped[Game] = relationship(back_populates="changes")
+
+    ACTIONS = ("correct", "remove", "revert")
+
+    @staticmethod
+    def facts(record):
+        """A hand's facts as the JSON text kept in the trail."""
+        if record is None:
+            return None
+        return json.dumps({
+            "taken": [[taken.hearts, taken.marias] for taken in record.taken],
+            "moon": None if record.moon is None else record.moon.value,
+        })
+
+    @staticmethod
+    def record_of(text):
+        """The engine record kept as ``text`` (None stays None)."""
+        if text is None:
+            return None
+        facts = json.loads(text)
+        return rules.HandRecord(
+            tuple(rules.Taken(hearts, marias) for hearts, marias in facts["taken"]),
+            None if facts["moon"] is None else rules.Moon(facts["moon"]),
+        )
+
+
+class ChangedMeanwhile(Exception):
+    """Another device changed the game after this form was shown; nothing was saved."""
+
+
+def commit_change(game, based_on=None):
+    """Commit one change to ``game`` as one transaction, moving its revision.
+
+    ``based_on`` is the revision the change was made from (the one the form
+    showed); if another device has written since, everything is rolled back
+    and ``ChangedMeanwhile`` raised. The check and the increment are one
+    UPDATE, so two devices cannot both pass it.
+    """
+    try:
+        db.session.flush()  # a new game needs its id; a taken hand number fails here
+        condition = [Game.id == game.id]
+        if based_on is not None:
+            condition.append(Game.revision == based_on)
+        moved = db.session.execute(
+            update(Game).where(*condition).values(revision=Game.revision + 1),
+            execution_options={"synchronize_session": False},
+        )
+        if moved.rowcount != 1:
+            raise ChangedMeanwhile()
+        db.session.commit()
+    except (ChangedMeanwhile, IntegrityError):
+        db.session.rollback()
+        raise ChangedMeanwhile() from None
 
 
 def cards_text(cards):
     """Cards as stored: their short names separated by spaces."""
     return " ".join(str(card) for card in cards)
+
+
+@event.listens_for(Engine, "connect")
+def _configure_sqlite(connection, _record):
+    """SQLite in WAL mode with foreign keys on: readers never block the writer,
+    and a killed process leaves every committed hand whole."""
+    if isinstance(connection, sqlite3.Connection):
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.close()
 
 
 def init_app(app):

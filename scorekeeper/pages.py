@@ -15,6 +15,8 @@ def rules():
 
 ERROR_MESSAGES = {
     400: lambda: _("The request did not make sense to the scorekeeper, so nothing was changed."),
+    403: lambda: _("Only the scorer's device can change this game. Ask the scorer for the secret "
+                   "scorer link if you are to keep score too."),
     404: lambda: _("There is no such page, game or hand."),
     405: lambda: _("That page cannot be used that way."),
     413: lambda: _("That file is too big to be a game exported by the scorekeeper."),
@@ -22,6 +24,7 @@ ERROR_MESSAGES = {
 
 
 @bp.app_errorhandler(400)
+@bp.app_errorhandler(403)
 @bp.app_errorhandler(404)
 @bp.app_errorhandler(405)
 @bp.app_errorhandler(413)

@@ -11,6 +11,8 @@ from flask import current_app, url_for
 from flask.cli import with_appcontext
 from markupsafe import Markup
 
+from .models import Game, db
+
 DEFAULT_PORT = 8150
 LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "::1"}
 
@@ -89,5 +91,20 @@ def serve_command(host, port, threads):
     waitress.serve(current_app._get_current_object(), host=host, port=port, threads=threads, ident="scorekeeper")
 
 
+@click.command("scorer-link")
+@click.argument("game_id", type=int)
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=int)
+@with_appcontext
+def scorer_link_command(game_id, port):
+    """Print the secret scorer link of game GAME_ID (for a game imported or restored here)."""
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise click.ClickException(f"No game has id {game_id}.")
+    click.echo("Anyone who opens this link can record and correct hands of this game:")
+    for url in table_urls("0.0.0.0", port):
+        click.echo(f"    {url}games/{game.id}/scorer/{game.scorer_key}")
+
+
 def init_app(app):
     app.cli.add_command(serve_command)
+    app.cli.add_command(scorer_link_command)

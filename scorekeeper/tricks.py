@@ -6,10 +6,11 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 
 from . import rules
 from .explain import explain, illegal_lead
-from .forms import KittyForm, TrickForm
-from .games import INVALID, load_game
+from .access import require_scorer
+from .forms import ConfirmForm, KittyForm, TrickForm
+from .games import INVALID, changed_meanwhile_message, load_game
 from .i18n import _
-from .models import Game, Trick, TrickLog, cards_text, commit_change, db
+from .models import ChangedMeanwhile, Game, Trick, TrickLog, cards_text, commit_change, db
 
 bp = Blueprint("tricks", __name__)
 
@@ -127,6 +128,7 @@ def kitty_needed(log, play):
 def play_hand(game_id):
     """Play the open hand trick by trick: each trick's cards from the leader (R6-R13)."""
     game = load_game(game_id)
+    require_scorer(game)
     board, log, play = _current_play(game)
     if play is None:
         flash(_("The game is over. Correct a hand if the result is wrong (R17)."), "warning")
@@ -143,6 +145,8 @@ def play_hand(game_id):
     form.problem = form.illegal_lead = None
     if not form.validate():
         return _play_page(game, board, log, play, form), INVALID
+    if form.based_on() is None:
+        abort(400)
     if form.number.data != str(play.trick_number) or play.finished:
         flash(_("Trick %(number)s was already entered; here is the hand now.", number=form.number.data), "warning")
         return redirect(url_for("tricks.play_hand", game_id=game.id))
@@ -162,7 +166,10 @@ def play_hand(game_id):
         log = TrickLog(first_leader=board.next_hand.leader)
         game.trick_logs.append(log)
     log.tricks.append(Trick(number=play.trick_number - 1, cards=cards_text(cards), confirmed=form.confirm.data))
-    commit_change(game)
+    try:
+        commit_change(game, based_on=form.based_on())
+    except ChangedMeanwhile:
+        flash(changed_meanwhile_message(), "warning")
     return redirect(url_for("tricks.play_hand", game_id=game.id, _anchor="last-trick"))
 
 
@@ -193,6 +200,7 @@ def _read_trick(form, play):
 def enter_kitty(game_id):
     """Say what the kitty held once its winner turns it over (R12)."""
     game = load_game(game_id)
+    require_scorer(game)
     board, log, play = _current_play(game)
     if play is None or not kitty_needed(log, play):
         return redirect(url_for("tricks.play_hand", game_id=game.id))
@@ -201,6 +209,8 @@ def enter_kitty(game_id):
     trick_form = TrickForm(data={"number": str(play.trick_number), "cards": [""] * len(game.players)})
     if not form.validate():
         return _play_page(game, board, log, play, trick_form, form), INVALID
+    if form.based_on() is None:
+        abort(400)
     try:
         kitty = read_cards(form.cards.data, most=play.deal.kitty)
         if len(kitty) != play.deal.kitty:
@@ -216,7 +226,10 @@ def enter_kitty(game_id):
         game = load_game(game_id)
         board, log, play = _current_play(game)
         return _play_page(game, board, log, play, trick_form, form), INVALID
-    commit_change(game)
+    try:
+        commit_change(game, based_on=form.based_on())
+    except ChangedMeanwhile:
+        flash(changed_meanwhile_message(), "warning")
     return redirect(url_for("tricks.play_hand", game_id=game.id))
 
 
@@ -224,15 +237,20 @@ def enter_kitty(game_id):
 def undo_trick(game_id):
     """Take back the last trick entered."""
     game = load_game(game_id)
+    require_scorer(game)
     log = game.trick_log
-    form = KittyForm(request.form)  # a bare CSRF-protected form
-    if not form.validate():
+    form = ConfirmForm(request.form)
+    if not form.validate() or form.based_on() is None:
         abort(400)
     if log is not None and log.tricks:
         number = log.tricks[-1].number
         log.tricks.pop()
-        commit_change(game)
-        flash(_("Trick %(number)d taken back.", number=number), "success")
+        try:
+            commit_change(game, based_on=form.based_on())
+        except ChangedMeanwhile:
+            flash(changed_meanwhile_message(), "warning")
+        else:
+            flash(_("Trick %(number)d taken back.", number=number), "success")
     return redirect(url_for("tricks.play_hand", game_id=game.id))
 
 
@@ -240,6 +258,7 @@ def _play_page(game, board, log, play, form, kitty_form=None):
     return render_template(
         "tricks/play.html", game=game, board=board, log=log, play=play, form=form,
         kitty_form=kitty_form or KittyForm(), kitty_needed=kitty_needed(log, play),
+        revision=form.revision.data or game.revision,
     )
 
 

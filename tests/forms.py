@@ -14,6 +14,15 @@ def csrf_token(client, url):
     return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
 
 
+def hidden_fields(client, url):
+    """The hidden fields of the first form at ``url`` (CSRF token, revision, number), as a browser sends them."""
+    page = client.get(url).get_data(as_text=True)
+    fields = {"csrf_token": re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)}
+    for name, value in re.findall(r'<input type="hidden" name="(revision|number)" value="([^"]*)"', page):
+        fields.setdefault(name, value)
+    return fields
+
+
 def game_form(names, first_dealer=0, target="150", name=""):
     """The new-game form's fields for these players."""
     fields = {"name": name, "target": str(target), "first_dealer": str(first_dealer)}
@@ -51,8 +60,7 @@ def post_hand(client, game_id, taken, number=None, moon=None, reserved=False):
         url = f"/games/{game_id}/hands/new"
     else:
         url = f"/games/{game_id}/hands/{number}"
-    fields = hand_form(taken, number, moon, reserved)
-    fields["csrf_token"] = csrf_token(client, url)
+    fields = {**hidden_fields(client, url), **hand_form(taken, number, moon, reserved)}
     return client.post(url, data=fields)
 
 

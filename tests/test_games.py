@@ -5,7 +5,8 @@ import pytest
 from scorekeeper.models import Game, Hand, Player, db
 
 from .forms import (
-    SIX, create_game, csrf_token, exported, game_form, hand_form, post_hand, record_hand, text_of,
+    SIX, create_game, csrf_token, exported, game_form, hand_form, hidden_fields, post_hand, record_hand,
+    text_of,
 )
 
 ELEVEN = ["Ana", "Bo", "Caio", "Dee", "Eli", "Fay", "Gil", "Hana", "Ivo", "Jun", "Kai"]
@@ -263,7 +264,7 @@ def test_impossible_counts_are_refused_in_plain_words_keeping_what_was_typed(app
 def test_rest_button_fills_the_remaining_hearts_without_saving(app, client):
     game_id = create_game(client)
     url = f"/games/{game_id}/hands/new"
-    fields = {"number": "1", "csrf_token": csrf_token(client, url), "fill": "5"}
+    fields = {**hidden_fields(client, url), "fill": "5"}
     for seat, hearts in enumerate(["5", "5", "4", "4", "4", ""]):
         fields[f"takings-{seat}-hearts"] = hearts
 
@@ -274,25 +275,27 @@ def test_rest_button_fills_the_remaining_hearts_without_saving(app, client):
     assert count(app, Hand) == 0
 
 
-def test_double_tap_on_save_records_the_hand_once(app, client):
+def test_double_tap_on_save_records_the_hand_once_and_keeps_what_was_typed(app, client):
     game_id = create_game(client)
     url = f"/games/{game_id}/hands/new"
-    from .forms import hand_form
-    fields = {**hand_form(SPREAD, 1), "csrf_token": csrf_token(client, url)}
+    fields = {**hidden_fields(client, url), **hand_form(SPREAD, 1)}
 
     first = client.post(url, data=fields)
     second = client.post(url, data=fields)
 
-    assert first.status_code == second.status_code == 302
+    assert first.status_code == 302
+    assert second.status_code == 409
+    assert "Hand 1 was just recorded by another device (or by a second tap on Save)" in text_of(second)
+    assert 'name="takings-1-hearts"\n                 value="5"' in second.get_data(as_text=True)
+    assert 'name="number" value="2"' in second.get_data(as_text=True)
     assert count(app, Hand) == 1
-    assert "Hand 1 was already recorded" in text_of(client.get(f"/games/{game_id}"))
 
 
 def test_form_posted_with_a_nonsense_hand_number_is_a_bad_request(app, client):
     game_id = create_game(client)
     url = f"/games/{game_id}/hands/new"
     from .forms import hand_form
-    fields = {**hand_form(SPREAD, 1), "number": "<b>", "csrf_token": csrf_token(client, url)}
+    fields = {**hidden_fields(client, url), **hand_form(SPREAD, 1), "number": "<b>"}
 
     response = client.post(url, data=fields)
 
@@ -335,7 +338,8 @@ def test_game_is_over_when_anyone_reaches_the_target_and_ties_share_the_win(clie
 
 def test_no_hand_can_be_added_after_game_over(app, client):
     game_id = play_to_target(client)
-    fields = {**hand_form(SPREAD, 3), "csrf_token": csrf_token(client, "/games/new")}
+    fields = {**hand_form(SPREAD, 3), "csrf_token": csrf_token(client, "/games/new"),
+              "revision": str(client.get(f"/games/{game_id}/state").get_json()["revision"])}
 
     response = client.post(f"/games/{game_id}/hands/new", data=fields)
 
@@ -389,7 +393,7 @@ def test_removing_a_hand_asks_first_then_renumbers_later_hands(app, client):
 
     question = client.get(url)
     hands_after_asking = count(app, Hand)
-    response = client.post(url, data={"csrf_token": csrf_token(client, url)})
+    response = client.post(url, data=hidden_fields(client, url))
 
     assert "Remove hand 1?" in text_of(question)
     assert hands_after_asking == 2

@@ -1,6 +1,6 @@
 """The table watching: live state with ETags, the read-only view, the display, QR and chart."""
 
-from .forms import SIX, create_game, csrf_token, record_hand, text_of
+from .forms import SIX, create_game, hidden_fields, record_hand, text_of
 
 SPREAD = [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)]
 
@@ -24,12 +24,12 @@ def test_every_write_moves_the_revision(client):
     record_hand(client, game_id, SPREAD)
     revisions.append(client.get(f"/games/{game_id}/state").get_json()["revision"])
     url = f"/games/{game_id}/hands/1"
-    client.post(url, data={"csrf_token": csrf_token(client, url), "number": "1",
+    client.post(url, data={**hidden_fields(client, url),
                            **{f"takings-{s}-hearts": h for s, (h, _m) in enumerate(SPREAD[::-1])},
                            **{f"takings-{s}-marias": m for s, (_h, m) in enumerate(SPREAD[::-1])}})
     revisions.append(client.get(f"/games/{game_id}/state").get_json()["revision"])
     remove = f"/games/{game_id}/hands/1/remove"
-    client.post(remove, data={"csrf_token": csrf_token(client, remove)})
+    client.post(remove, data=hidden_fields(client, remove))
     revisions.append(client.get(f"/games/{game_id}/state").get_json()["revision"])
 
     assert revisions == [1, 2, 3, 4]

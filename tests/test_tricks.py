@@ -7,7 +7,7 @@ import pytest
 from scorekeeper import rules
 from scorekeeper.models import Trick, TrickLog, db
 
-from .forms import create_game, csrf_token, exported, text_of
+from .forms import create_game, csrf_token, exported, hidden_fields, text_of
 
 NINE = ["Ana", "Bo", "Caio", "Dee", "Eli", "Fay", "Gil", "Hana", "Ivo"]
 KITTY = "2♥ 3♥ A♦ K♦ Q♦"
@@ -31,7 +31,7 @@ EXPECTED_TAKEN = {1: (3, 1), 2: (9, 0), 3: (0, 1), 4: (11, 0), 6: (1, 0)}
 
 
 def trick_fields(client, game_id, cards, number, confirm=False):
-    fields = {"csrf_token": csrf_token(client, f"/games/{game_id}/play"), "number": str(number)}
+    fields = {**hidden_fields(client, f"/games/{game_id}/play"), "number": str(number)}
     for position, card in enumerate(cards.split()):
         fields[f"cards-{position}"] = card
     if confirm:
@@ -44,8 +44,8 @@ def play_trick(client, game_id, cards, number, confirm=False):
 
 
 def enter_kitty(client, game_id, cards):
-    token = csrf_token(client, f"/games/{game_id}/play")
-    return client.post(f"/games/{game_id}/play/kitty", data={"csrf_token": token, "cards": cards})
+    fields = hidden_fields(client, f"/games/{game_id}/play")
+    return client.post(f"/games/{game_id}/play/kitty", data={**fields, "cards": cards})
 
 
 def trick_rows(app):
@@ -164,7 +164,7 @@ def test_whole_nine_player_hand_played_trick_by_trick_fills_in_the_hand(app, cli
     engine = rules.HandPlay(9, 1, KITTY.split())
     for number, cards in enumerate(TRICKS, start=1):
         engine.play(cards.split(), confirm=number == 2)
-    fields = {"csrf_token": csrf_token(client, f"/games/{game_id}/hands/new"), "number": "1",
+    fields = {**hidden_fields(client, f"/games/{game_id}/hands/new"), "number": "1",
               "last_trick_reserved": "y"}
     for seat in range(9):
         assert f'name="takings-{seat}-hearts"\n                 value="{engine.taken[seat].hearts or ""}"' in page
@@ -187,8 +187,8 @@ def test_taking_back_the_last_trick_restores_the_leader(app, client):
     game_id = create_game(client, NINE)
     play_trick(client, game_id, "K♣ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣", 1)
 
-    token = csrf_token(client, f"/games/{game_id}/play")
-    response = client.post(f"/games/{game_id}/play/undo", data={"csrf_token": token})
+    fields = hidden_fields(client, f"/games/{game_id}/play")
+    response = client.post(f"/games/{game_id}/play/undo", data=fields)
 
     assert response.status_code == 302
     assert trick_rows(app) == 0
@@ -259,7 +259,7 @@ def play_whole_hand(client, game_id):
         if number == 2:
             enter_kitty(client, game_id, KITTY)
     page = client.get(f"/games/{game_id}/hands/new").get_data(as_text=True)
-    fields = {"csrf_token": csrf_token(client, f"/games/{game_id}/hands/new"), "number": "1", "last_trick_reserved": "y"}
+    fields = {**hidden_fields(client, f"/games/{game_id}/hands/new"), "number": "1", "last_trick_reserved": "y"}
     for seat in range(9):
         hearts, marias = EXPECTED_TAKEN.get(seat, (0, 0))
         fields[f"takings-{seat}-hearts"] = str(hearts)

@@ -103,6 +103,26 @@ def test_correcting_a_hand_on_a_tablet_reopens_a_finished_game(page, screenshot)
     enter_hand(page, {0: (10, 1), 1: (10, 0), 2: (6, 1)})
     page.get_by_role("button", name="Save hand 1").click()
 
-    expect(page.get_by_text("Hand 1 corrected.")).to_be_visible()
+    expect(page.get_by_role("status")).to_have_text("Hand 1 corrected.")
     expect(page.get_by_role("heading", name="Hand 2", exact=True)).to_be_visible()
     screenshot("tablet-table-after-correction")
+
+
+def test_a_player_named_like_markup_never_runs_script_on_any_page(page):
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    names = ["<img src=x onerror=alert(1)>", "<script>alert(2)</script>", "Caio", "Dee", "Eli", "Fay"]
+    start_game(page, names, target=150, name="<b onmouseover=alert(3)>Night</b>")
+    game = page.url
+    page.get_by_role("link", name="Record hand 1").click()
+    enter_hand(page, {0: (26, 2)})
+    page.get_by_label("Subtract 26 from <img src=x onerror=alert(1)>").check()
+    page.get_by_role("button", name="Save hand 1").click()
+
+    for url in ["/", game, game + "/watch", game + "/display", game + "/hands/1", game + "/hands/1/remove",
+                game + "/play", f"/settle?game={game.rsplit('/', 1)[1]}&leader=1&cards=2c+3c"]:
+        page.goto(url)
+        page.mouse.move(200, 200)
+
+    assert dialogs == []
+    expect(page.locator(".trick-cards .who").first).to_have_text("<script>alert(2)</script>")

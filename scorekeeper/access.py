@@ -1,0 +1,46 @@
+"""Who may write: the scorer key of each game, kept in the scorer's session.
+
+Creating or importing a game gives that device the game's scorer key; the
+secret scorer link hands it to a second device. Every write needs the key;
+everyone else sees the game read-only.
+"""
+
+import hmac
+import secrets
+
+from flask import abort, session
+
+SESSION_KEYS = "scorer_keys"
+KEPT_GAMES = 40  # the session cookie stays small: the newest games' keys
+
+
+def new_scorer_key():
+    """An unguessable key for a new game."""
+    return secrets.token_urlsafe(24)
+
+
+def grant(game):
+    """Make this device a scorer of ``game``."""
+    keys = dict(session.get(SESSION_KEYS) or {})
+    keys.pop(str(game.id), None)
+    keys[str(game.id)] = game.scorer_key
+    session[SESSION_KEYS] = dict(list(keys.items())[-KEPT_GAMES:])
+    session.permanent = True
+
+
+def is_scorer(game):
+    """Whether this device holds ``game``'s scorer key (compared in constant time)."""
+    keys = session.get(SESSION_KEYS)
+    key = keys.get(str(game.id)) if isinstance(keys, dict) else None
+    return isinstance(key, str) and matches(key, game.scorer_key)
+
+
+def matches(offered, key):
+    """Constant-time comparison of an offered key with the game's."""
+    return hmac.compare_digest(offered.encode("utf-8", "replace"), key.encode("utf-8"))
+
+
+def require_scorer(game):
+    """Refuse the request (403) unless this device is ``game``'s scorer."""
+    if not is_scorer(game):
+        abort(403)

@@ -1,0 +1,432 @@
+"""Backup and restore of every game, from code and from the command line."""
+
+import json
+import os
+import random
+import sqlite3
+
+import pytest
+
+from sqlalchemy import event
+
+from scorekeeper import backup, create_app, rules
+from scorekeeper.backup import DocumentError, backup_document, restore_document, restore_text
+from scorekeeper.exchange import FORMAT as GAME_FORMAT
+from scorekeeper.exchange import export_game, read_game
+from scorekeeper.models import Game, Hand, Player, Taking, Trick, TrickLog, db
+
+NAMES = [
+    "Ana", "Bo", "Caio", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "João",
+    "Kåre", "Lía", "Mei", "Nur Aisyah", "Øyvind", "Zoë", "Siti", "Tomás",
+]
+GAMES = 300
+SEED = 20240601
+DECK = [rules.Card(rank, suit) for suit in rules.SUITS for rank in range(2, 15)] * rules.COPIES
+
+
+@pytest.fixture
+def app(app):
+    """The conftest app, with the backup commands added as the factory will add them."""
+    backup.init_app(app)
+    return app
+
+
+@pytest.fixture
+def fresh_app(tmp_path):
+    """A second app on its own empty database, to restore into."""
+    fresh = create_app({
+        "TESTING": True,
+        "SECRET_KEY": "test secret key",
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'fresh.sqlite'}",
+    })
+    backup.init_app(fresh)
+    return fresh
+
+
+def rows(app):
+    """How many rows each table holds."""
+    with app.app_context():
+        return {
+            model.__name__: db.session.execute(db.select(db.func.count()).select_from(model)).scalar()
+            for model in (Game, Player, Hand, Taking, TrickLog, Trick)
+        }
+
+
+# --- Random but valid games ---------------------------------------------------
+
+
+def spread(rng, seats, hearts, marias):
+    """``hearts`` and ``marias`` dealt out at random among ``seats`` seats, as takings."""
+    counts = [[0, 0] for _ in range(seats)]
+    for _ in range(hearts):
+        counts[rng.randrange(seats)][0] += 1
+    for _ in range(marias):
+        counts[rng.randrange(seats)][1] += 1
+    return [rules.Taken(h, m) for h, m in counts]
+
+
+def played_tricks(rng, players, first_leader):
+    """A trick log from a shuffled double deck: its document and the takings if all tricks were played."""
+    the_deal = rules.deal(players)
+    deck = DECK[:]
+    rng.shuffle(deck)
+    kitty_known = the_deal.kitty > 0 and rng.random() < 0.7
+    kitty = deck[:the_deal.kitty] if kitty_known else []
+    cards = deck[the_deal.kitty:]
+    tricks = the_deal.tricks if rng.random() < 0.7 else rng.randrange(the_deal.tricks)
+    play = rules.HandPlay(players, first_leader, kitty)
+    played = []
+    for number in range(tricks):
+        trick = cards[number * players:(number + 1) * players]
+        try:
+            play.check_lead(trick[0])
+            confirmed = False
+        except rules.IllegalLead:
+            confirmed = True  # the table said the leader held nothing else
+        play.play(trick, confirm=confirmed)
+        played.append({"cards": [str(card) for card in trick], "confirmed": confirmed})
+    log = {
+        "first_leader": first_leader,
+        "kitty": [str(card) for card in kitty] or None,
+        "played": played,
+    }
+    return log, tuple(play.taken[seat] for seat in range(players)) if play.finished else None
+
+
+def random_hand(rng, players, number, first_dealer):
+    """One hand's record and its document fields: plain, a moon, a reserved last trick, or played trick by trick."""
+    kind = rng.random()
+    tricks = None
+    if kind < 0.12:
+        shooter = rng.randrange(players)
+        taken = [rules.Taken(26, 2) if seat == shooter else rules.NOTHING for seat in range(players)]
+    elif kind < 0.3:
+        # A reserved last trick leaves up to a trick's worth of hearts, and maybe a Black Maria, uncollected (R13).
+        taken = spread(rng, players, 26 - rng.randint(1, players), 2 - rng.randint(0, 1))
+    elif kind < 0.42:
+        leader = rules.next_hand(number, first_dealer, players).leader
+        tricks, from_play = played_tricks(rng, players, leader)
+        taken = list(from_play) if from_play else spread(rng, players, 26, 2)
+    else:
+        taken = spread(rng, players, 26, 2)
+    shooter = rules.moon_shooter(dict(enumerate(taken)))
+    moon = None if shooter is None else rng.choice(list(rules.Moon))
+    uncollected = rules.check_takings(dict(enumerate(taken)))
+    document = {
+        "number": number,
+        "taken": [{"hearts": t.hearts, "marias": t.marias} for t in taken],
+        "uncollected": {"hearts": uncollected.hearts, "marias": uncollected.marias},
+        "moon": None if moon is None else moon.value,
+        "tricks": tricks,
+    }
+    return rules.HandRecord(tuple(taken), moon), document
+
+
+def random_game_document(rng, number, fewest_hands=0):
+    """A valid game document: 6-11 players, up to 5 hands, stopping when the game is over."""
+    players = rng.randint(rules.MIN_PLAYERS, rules.MAX_PLAYERS)
+    first_dealer = rng.randrange(players)
+    target = rng.choice([30, 60, 100, 150])
+    records, hands = [], []
+    for hand_number in range(1, rng.randint(fewest_hands, 5) + 1):
+        if rules.score_game(players, first_dealer, target, records).over:
+            break
+        record, hand = random_hand(rng, players, hand_number, first_dealer)
+        records.append(record)
+        hands.append(hand)
+    return {
+        "format": GAME_FORMAT, "version": 1,
+        "name": f"Game {number} à la table",
+        "target": target,
+        "players": rng.sample(NAMES, players),
+        "first_dealer": first_dealer,
+        "hands": hands,
+    }
+
+
+def store_random_games(app, count, seed=SEED, fewest_hands=0):
+    """Store ``count`` random games straight through ``read_game``; return their documents."""
+    rng = random.Random(seed)
+    documents = [random_game_document(rng, number, fewest_hands) for number in range(1, count + 1)]
+    with app.app_context():
+        db.session.add_all(read_game(document) for document in documents)
+        db.session.commit()
+    return documents
+
+
+def recorded_facts(game):
+    """A game's document without the fields derived from its facts, as generated ones are written."""
+    facts = {key: value for key, value in game.items() if key not in ("totals", "status", "winners", "next")}
+    facts["hands"] = [
+        {key: value for key, value in hand.items() if key not in ("dealer", "pass", "points")}
+        for hand in game["hands"]
+    ]
+    for hand in facts["hands"]:
+        if hand["tricks"] is not None:
+            played = [{"cards": trick["cards"], "confirmed": trick["confirmed"]} for trick in hand["tricks"]["played"]]
+            hand["tricks"] = dict(hand["tricks"], played=played)
+    return facts
+
+
+# --- Backup and restore ---------------------------------------------------------
+
+
+def test_backup_restore_backup_round_trips_hundreds_of_games_identically(app, fresh_app):
+    written = store_random_games(app, GAMES)
+    with app.app_context():
+        first = backup_document()
+    text = json.dumps(first, ensure_ascii=False)
+
+    with fresh_app.app_context():
+        restored = restore_text(text.encode())
+        second = backup_document()
+
+    games = first["games"]
+    assert len(restored) == len(games) == GAMES
+    assert second["games"] == games
+    assert [recorded_facts(game) for game in games] == written
+    # The generated games cover every case the backup must carry.
+    hands = [hand for game in games for hand in game["hands"]]
+    assert {game["status"] for game in games} == {"open", "over"}
+    assert {hand["moon"] for hand in hands} == {None, "subtract", "add"}
+    assert any(hand["uncollected"]["hearts"] and not hand["moon"] for hand in hands)
+    assert any(hand["tricks"] and hand["tricks"]["kitty"] for hand in hands)
+    assert {len(game["players"]) for game in games} == set(range(6, 12))
+    print(f"backup: {len(games)} games round-tripped")
+
+
+def test_backup_lists_each_games_document_oldest_first(app):
+    written = store_random_games(app, 3)
+
+    with app.app_context():
+        document = backup_document()
+        exported = [export_game(game) for game in db.session.execute(db.select(Game).order_by(Game.id)).scalars()]
+
+    assert document["format"] == "scorekeeper/backup" and document["version"] == 1
+    assert [game["name"] for game in document["games"]] == [game["name"] for game in written]
+    assert document["games"] == exported
+
+
+def test_a_backup_reads_one_moment_even_while_a_table_removes_a_hand(app, tmp_path):
+    store_random_games(app, 3, seed=7, fewest_hands=2)
+    with app.app_context():
+        before = backup_document()
+        removed = []
+
+        def remove_a_hand_meanwhile(connection, cursor, statement, *args):
+            """Another device removes game 1's last hand after its hands, but before their takings, were read."""
+            if "FROM taking" in statement and not removed:
+                other = sqlite3.connect(tmp_path / "test.sqlite")
+                other.execute("PRAGMA foreign_keys=ON")
+                with other:
+                    last = len(before["games"][0]["hands"])
+                    other.execute("DELETE FROM hand WHERE game_id = 1 AND number = ?", (last,))
+                other.close()
+                removed.append(True)
+
+        event.listen(db.engine, "before_cursor_execute", remove_a_hand_meanwhile)
+        try:
+            during = backup_document()
+        finally:
+            event.remove(db.engine, "before_cursor_execute", remove_a_hand_meanwhile)
+        after = backup_document()
+
+    assert removed
+    assert during == before
+    assert after["games"][0]["hands"] == before["games"][0]["hands"][:-1]
+
+
+def test_backup_of_an_empty_database_has_no_games_and_restores_nothing(app, fresh_app):
+    with app.app_context():
+        document = backup_document()
+
+    with fresh_app.app_context():
+        restored = restore_document(document)
+
+    assert document == {"format": "scorekeeper/backup", "version": 1, "games": []}
+    assert restored == []
+    assert rows(fresh_app)["Game"] == 0
+
+
+def test_restore_adds_new_games_beside_the_old_and_never_overwrites(app):
+    store_random_games(app, 4)
+    with app.app_context():
+        before = backup_document()
+
+        restored = restore_document(json.loads(json.dumps(before)))
+        new_ids = [game.id for game in restored]
+        after = backup_document()
+
+    assert rows(app)["Game"] == 8
+    assert new_ids == [5, 6, 7, 8]
+    assert after["games"][:4] == before["games"]
+    assert after["games"][4:] == before["games"]
+
+
+def valid_games(app):
+    """A backup document of three valid games with a hand or more each, as plain JSON data."""
+    store_random_games(app, 3, seed=7, fewest_hands=1)
+    with app.app_context():
+        return json.loads(json.dumps(backup_document()))
+
+
+SECOND = 'Game 2 of 3 ("Game 2 à la table")'
+THIRD = 'Game 3 of 3 ("Game 3 à la table")'
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d.update(format="scorekeeper/something"), 'A backup\'s "format" must be "scorekeeper/backup".'),
+    (lambda d: d.update(version=2), "version 1 of the backup format only"),
+    (lambda d: d.pop("games"), 'A backup must have a "games" list.'),
+    (lambda d: d.update(games={"1": d["games"][0]}), 'A backup must have a "games" list.'),
+    (lambda d: d["games"][1].update(target=0), f'{SECOND}: The "target" must be a whole number'),
+    (lambda d: d["games"][2]["players"].pop(), f"{THIRD}: A game has 6 to 11 players"),
+    (lambda d: d["games"][1]["hands"][0]["taken"][0].update(hearts=27), f"{SECOND}: Hand 1: hearts are 0 to 26"),
+    (lambda d: d["games"][2].update(name="", format="elsewhere"), 'Game 3 of 3 (no name): The document\'s "format"'),
+    (lambda d: d["games"].insert(1, [1, 2, 3]), "Game 2 of 4 (no name): The document must be a JSON object"),
+    (lambda d: d["games"][0].update(name="x" * 81), 'Game 1 of 3 ("' + "x" * 40 + '…"): The game\'s "name"'),
+])
+def test_a_backup_with_any_problem_restores_nothing_and_names_it(app, fresh_app, change, message):
+    document = valid_games(app)
+    change(document)
+    before = rows(fresh_app)
+
+    with fresh_app.app_context():
+        with pytest.raises(DocumentError) as raised:
+            restore_document(document)
+        pending = list(db.session.new)
+
+    assert message in str(raised.value)
+    assert pending == []
+    assert rows(fresh_app) == before
+
+
+def test_a_single_games_document_is_not_taken_for_a_backup(app, fresh_app):
+    game = valid_games(app)["games"][0]
+
+    with fresh_app.app_context(), pytest.raises(DocumentError) as raised:
+        restore_document(game)
+
+    assert "one game's document, not a backup; import it with import-game" in str(raised.value)
+    assert rows(fresh_app)["Game"] == 0
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (b"not json at all", "not valid JSON"),
+    (b'{"format": "scorekeeper/backup", "version": 1, "games": [', "not valid JSON"),
+    (b"\xff\xfe\x00garbage", "not UTF-8 text"),
+    (b"[" * 100000, "not valid JSON"),
+    (b"[]", "must be a JSON object"),
+])
+def test_a_file_that_is_not_a_backup_restores_nothing(fresh_app, text, message):
+    with fresh_app.app_context(), pytest.raises(DocumentError) as raised:
+        restore_text(text)
+
+    assert message in str(raised.value)
+    assert rows(fresh_app)["Game"] == 0
+
+
+# --- The commands -----------------------------------------------------------------
+
+
+def test_backup_command_writes_the_file_and_restore_command_reads_it(app, runner, fresh_app, tmp_path):
+    store_random_games(app, 5)
+    path = tmp_path / "games-backup.json"
+
+    saved = runner.invoke(args=["backup", str(path)])
+    restored = fresh_app.test_cli_runner().invoke(args=["restore", str(path)])
+
+    assert saved.exit_code == 0, saved.output
+    assert saved.output == f"Saved 5 games to {path}.\n"
+    assert restored.exit_code == 0, restored.output
+    assert restored.output == "Restored 5 games.\n"
+    with app.app_context():
+        original = backup_document()
+    with fresh_app.app_context():
+        assert backup_document() == original
+    assert json.loads(path.read_text(encoding="utf-8")) == original
+
+
+def test_backup_command_leaves_no_partial_file_behind(app, runner, tmp_path):
+    store_random_games(app, 2)
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    path = folder / "backup.json"
+    path.write_text("an older backup", encoding="utf-8")
+
+    result = runner.invoke(args=["backup", str(path)])
+
+    assert result.exit_code == 0, result.output
+    assert os.listdir(folder) == ["backup.json"]
+    assert len(json.loads(path.read_text(encoding="utf-8"))["games"]) == 2
+
+
+def test_a_backup_that_fails_while_writing_keeps_the_old_file_and_no_partial_one(app, runner, tmp_path, monkeypatch):
+    store_random_games(app, 2)
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    path = folder / "backup.json"
+    path.write_text("an older backup", encoding="utf-8")
+
+    def disk_full(descriptor):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    result = runner.invoke(args=["backup", str(path)])
+
+    assert result.exit_code != 0
+    assert "Could not write" in result.output and "No space left on device" in result.output
+    assert os.listdir(folder) == ["backup.json"]
+    assert path.read_text(encoding="utf-8") == "an older backup"
+
+
+def test_backup_command_into_a_missing_folder_fails_clearly(app, runner, tmp_path):
+    result = runner.invoke(args=["backup", str(tmp_path / "nowhere" / "backup.json")])
+
+    assert result.exit_code != 0
+    assert "Could not write" in result.output and "Nothing was saved." in result.output
+
+
+def test_backup_command_to_standard_output_prints_only_the_document(app, runner):
+    store_random_games(app, 3)
+
+    result = runner.invoke(args=["backup", "-"])
+
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.stdout)["games"]) == 3
+    assert result.stderr == "Saved 3 games.\n"
+
+
+def test_restore_command_reads_standard_input(app, runner, fresh_app):
+    store_random_games(app, 1)
+    text = runner.invoke(args=["backup", "-"]).stdout
+
+    result = fresh_app.test_cli_runner().invoke(args=["restore", "-"], input=text)
+
+    assert result.exit_code == 0, result.output
+    assert result.output == "Restored 1 game.\n"
+
+
+def test_restore_command_with_one_invalid_game_fails_and_restores_nothing(app, fresh_app, tmp_path):
+    document = valid_games(app)
+    document["games"][1]["hands"][0]["moon"] = "sideways"
+    path = tmp_path / "backup.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+
+    result = fresh_app.test_cli_runner().invoke(args=["restore", str(path)])
+
+    assert result.exit_code != 0
+    assert "Game 2 of 3 (\"Game 2 à la table\"): Hand 1: \"moon\" must be null" in result.output
+    assert "Nothing was restored." in result.output
+    assert rows(fresh_app)["Game"] == 0
+
+
+def test_restore_command_of_a_file_that_is_not_json_fails_and_restores_nothing(fresh_app, tmp_path):
+    path = tmp_path / "backup.json"
+    path.write_bytes(b"<html>not a backup</html>")
+
+    result = fresh_app.test_cli_runner().invoke(args=["restore", str(path)])
+
+    assert result.exit_code != 0
+    assert "not valid JSON" in result.output
+    assert rows(fresh_app)["Game"] == 0

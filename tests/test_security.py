@@ -1,0 +1,283 @@
+"""Who may write, races between devices, the audit trail and the security headers."""
+
+import re
+import threading
+
+import pytest
+
+from scorekeeper.models import Change, Game, Hand, db
+
+from .forms import SIX, create_game, exported, hand_form, hidden_fields, post_hand, record_hand, text_of
+
+SPREAD = [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)]
+OTHER = [(4, 0), (4, 0), (5, 1), (4, 0), (5, 1), (4, 0)]
+
+
+def scorer_key(app, game_id):
+    with app.app_context():
+        return db.session.get(Game, game_id).scorer_key
+
+
+def hands(app):
+    with app.app_context():
+        return db.session.execute(db.select(db.func.count()).select_from(Hand)).scalar()
+
+
+@pytest.fixture
+def game_id(client):
+    game_id = create_game(client)
+    record_hand(client, game_id, SPREAD)
+    return game_id
+
+
+@pytest.fixture
+def bystander(app):
+    """Another phone at the table: no scorer key."""
+    return app.test_client()
+
+
+# --- Who may write -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("url", ["/hands/new", "/hands/1", "/hands/1/remove", "/play"])
+def test_a_phone_without_the_scorer_key_cannot_open_a_write_form(bystander, game_id, url):
+    response = bystander.get(f"/games/{game_id}{url}")
+
+    assert response.status_code == 403
+    assert "Only the scorer's device can change this game" in text_of(response)
+
+
+@pytest.mark.parametrize("url", ["/hands/new", "/hands/1", "/hands/1/remove", "/play", "/play/kitty", "/play/undo"])
+def test_a_phone_without_the_scorer_key_cannot_write_even_with_a_valid_form(app, client, bystander, game_id, url):
+    fields = {**hidden_fields(bystander, "/games/new"), **hand_form(SPREAD, 2),
+              "revision": "2", "cards-0": "2C"}
+    before = exported(client, game_id)
+
+    response = bystander.post(f"/games/{game_id}{url}", data=fields)
+
+    assert response.status_code == 403
+    assert exported(client, game_id) == before
+
+
+def test_the_table_view_is_read_only_without_the_key(bystander, game_id):
+    page = bystander.get(f"/games/{game_id}").get_data(as_text=True)
+
+    assert "Record hand" not in page
+    assert "/scorer/" not in page
+
+
+def test_the_scorer_key_stays_out_of_read_only_pages_and_the_export(app, client, bystander, game_id):
+    key = scorer_key(app, game_id)
+
+    for url in [f"/games/{game_id}/watch", f"/games/{game_id}/display", f"/games/{game_id}", "/",
+                f"/games/{game_id}/export.json", f"/games/{game_id}/state"]:
+        assert key not in bystander.get(url).get_data(as_text=True), url
+    assert key not in client.get(f"/games/{game_id}/export.json").get_data(as_text=True)
+    assert key not in client.get(f"/games/{game_id}/watch").get_data(as_text=True)
+    assert f"/games/{game_id}/scorer/{key}" in client.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_the_secret_scorer_link_makes_a_second_scorer(app, client, bystander, game_id):
+    key = scorer_key(app, game_id)
+
+    wrong = bystander.get(f"/games/{game_id}/scorer/{key[:-1]}x")
+    right = bystander.get(f"/games/{game_id}/scorer/{key}")
+    response = post_hand(bystander, game_id, OTHER)
+
+    assert wrong.status_code == 404
+    assert right.status_code == 302
+    assert response.status_code == 302
+    assert hands(app) == 2
+
+
+def test_scorer_keys_are_unguessable_and_different_per_game(app, client):
+    first, second = create_game(client), create_game(client)
+
+    keys = {scorer_key(app, first), scorer_key(app, second)}
+
+    assert len(keys) == 2
+    assert all(len(key) >= 32 for key in keys)
+
+
+# --- Races ------------------------------------------------------------------------------
+
+
+def race(app, game_id, key, make_fields, url, rounds):
+    """Two devices post at the same moment, ``rounds`` times; return the status pairs."""
+    results = []
+    for _round in range(rounds):
+        devices = [app.test_client(), app.test_client()]
+        for device in devices:
+            device.get(f"/games/{game_id}/scorer/{key}")
+        forms = [make_fields(device) for device in devices]
+        barrier = threading.Barrier(2)
+        statuses = [None, None]
+
+        def post(i):
+            barrier.wait()
+            statuses[i] = devices[i].post(url, data=forms[i]).status_code
+
+        threads = [threading.Thread(target=post, args=(i,)) for i in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        results.append(tuple(sorted(statuses)))
+    return results
+
+
+def test_two_devices_recording_the_same_hand_at_once_record_it_once(app, client):
+    game_id = create_game(client, target=10000)
+    key = scorer_key(app, game_id)
+    url = f"/games/{game_id}/hands/new"
+    rounds = 15
+
+    results = race(app, game_id, key, lambda device: {**hidden_fields(device, url), **hand_form(SPREAD, 0)}
+                   | {"number": hidden_fields(device, url)["number"]}, url, rounds)
+
+    print(f"races: {rounds} record races run, {hands(app)} hands recorded, nothing lost or doubled")
+    assert results == [(302, 409)] * rounds
+    assert hands(app) == rounds
+    assert [hand["number"] for hand in exported(client, game_id)["hands"]] == list(range(1, rounds + 1))
+
+
+def test_two_devices_correcting_the_same_hand_at_once_one_wins(app, client, game_id):
+    key = scorer_key(app, game_id)
+    url = f"/games/{game_id}/hands/1"
+    rounds = 10
+
+    results = race(app, game_id, key, lambda device: {**hidden_fields(device, url), **hand_form(OTHER, 1)}, url, rounds)
+
+    print(f"races: {rounds} correction races run")
+    assert results == [(302, 409)] * rounds
+    assert exported(client, game_id)["hands"][0]["points"] == [4, 4, 18, 4, 18, 4]
+
+
+def test_a_stale_form_is_refused_with_the_score_now_and_keeps_what_was_typed(app, client, game_id):
+    url = f"/games/{game_id}/hands/1"
+    stale = {**hidden_fields(client, url), **hand_form(OTHER, 1)}
+    record_hand(client, game_id, SPREAD)
+
+    response = client.post(url, data=stale)
+
+    assert response.status_code == 409
+    assert "Another device changed this game a moment ago, so nothing was saved." in text_of(response)
+    assert "The score now" in text_of(response)
+    assert 'name="takings-2-hearts"\n                 value="5"' in response.get_data(as_text=True)
+    assert exported(client, game_id)["hands"][0]["points"] == [5, 18, 4, 17, 4, 4]
+
+
+# --- The audit trail ----------------------------------------------------------------
+
+
+def changes(app):
+    with app.app_context():
+        return db.session.execute(db.select(Change).order_by(Change.id)).scalars().all()
+
+
+def revert(client, game_id, change_id):
+    fields = hidden_fields(client, f"/games/{game_id}")
+    fields["revision"] = str(client.get(f"/games/{game_id}/state").get_json()["revision"])
+    return client.post(f"/games/{game_id}/changes/{change_id}/revert", data=fields)
+
+
+def test_a_correction_is_kept_in_the_trail_and_can_be_reverted(app, client, game_id):
+    post_hand(client, game_id, OTHER, number=1)
+
+    trail = changes(app)
+    page = text_of(client.get(f"/games/{game_id}"))
+    response = revert(client, game_id, trail[0].id)
+
+    assert [change.action for change in trail] == ["correct"]
+    assert "Hand 1 corrected." in page
+    assert "Ana: 5 hearts, 0 Black Marias → 4 hearts, 0 Black Marias" in page
+    assert response.status_code == 302
+    assert exported(client, game_id)["hands"][0]["points"] == [5, 18, 4, 17, 4, 4]
+    assert [change.action for change in changes(app)] == ["correct", "revert"]
+
+
+def test_a_removal_is_kept_in_the_trail_and_can_be_reverted_in_place(app, client, game_id):
+    record_hand(client, game_id, OTHER)
+    remove = f"/games/{game_id}/hands/1/remove"
+    client.post(remove, data=hidden_fields(client, remove))
+
+    removal = changes(app)[0]
+    response = revert(client, game_id, removal.id)
+
+    assert removal.action == "remove"
+    assert response.status_code == 302
+    assert [hand["points"] for hand in exported(client, game_id)["hands"]] == [[5, 18, 4, 17, 4, 4], [4, 4, 18, 4, 18, 4]]
+
+
+def test_a_revert_that_no_longer_fits_is_refused_and_changes_nothing(app, client, game_id):
+    post_hand(client, game_id, OTHER, number=1)
+    post_hand(client, game_id, SPREAD[::-1], number=1)
+    before = exported(client, game_id)
+
+    client.get("/")  # drop the flashed messages
+    response = revert(client, game_id, changes(app)[0].id)
+
+    assert response.status_code == 302
+    assert "has changed since; revert the later changes first" in text_of(client.get(f"/games/{game_id}"))
+    assert exported(client, game_id) == before
+
+
+def test_a_bystander_cannot_revert(app, client, bystander, game_id):
+    post_hand(client, game_id, OTHER, number=1)
+
+    response = bystander.post(f"/games/{game_id}/changes/{changes(app)[0].id}/revert",
+                              data={**hidden_fields(bystander, "/games/new"), "revision": "3"})
+
+    assert response.status_code == 403
+
+
+# --- Headers and cookies ------------------------------------------------------------
+
+
+def test_every_response_carries_the_security_headers(client, game_id):
+    for url in ["/", f"/games/{game_id}", "/settle.json?cards=2C", "/static/style.css", "/nowhere"]:
+        response = client.get(url)
+        headers = response.headers
+        response.close()
+
+        policy = headers["Content-Security-Policy"]
+        assert "unsafe-inline" not in policy
+        assert "frame-ancestors 'none'" in policy
+        assert "script-src 'self'" in policy
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_no_page_has_inline_script_or_style(client, game_id):
+    for url in ["/", "/games/new", f"/games/{game_id}", f"/games/{game_id}/hands/new", "/settle", "/rules"]:
+        page = client.get(url).get_data(as_text=True)
+
+        assert not re.search(r"<script(?![^>]*\bsrc=)", page), url
+        assert " style=" not in page and "<style" not in page, url
+
+
+def test_the_session_cookie_is_http_only_and_same_site(app):
+    secure = app.test_client()
+
+    cookie = secure.get("/games/new").headers.get("Set-Cookie", "")
+    over_https = app.test_client().get("/games/new", base_url="https://localhost").headers.get("Set-Cookie", "")
+
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" not in cookie
+    assert "Secure" in over_https
+
+
+def test_names_with_markup_are_shown_as_text(client):
+    names = ["<img src=x onerror=alert(1)>", "<script>alert(2)</script>", "Caio", "Dee", "Eli", "Fay"]
+    game_id = create_game(client, names)
+
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+
+    assert "<img src=x" not in page and "<script>alert" not in page
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_the_scorer_link_can_be_printed_on_the_serving_machine(app, client, runner, game_id):
+    result = runner.invoke(args=["scorer-link", str(game_id)])
+
+    assert result.exit_code == 0
+    assert f"/games/{game_id}/scorer/{scorer_key(app, game_id)}" in result.output
