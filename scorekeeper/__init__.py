@@ -36,11 +36,13 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)
 
-    from . import backup, exchange, explain, games, i18n, live, models, pages, serving, tricks
+    from . import backup, exchange, explain, games, i18n, live, migrate, models, pages, serving, tricks
 
     i18n.init_app(app)
     app.jinja_env.filters["explain"] = explain.explain
     models.init_app(app)
+    with app.app_context():
+        migrate.upgrade()  # creates the tables on first start, upgrades an older database
     app.register_blueprint(games.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(tricks.bp)

@@ -5,7 +5,7 @@ import sqlite3
 from datetime import datetime, timezone
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import CheckConstraint, Engine, ForeignKey, String, Text, UniqueConstraint, event, update
+from sqlalchemy import CheckConstraint, Engine, ForeignKey, Index, String, Text, UniqueConstraint, event, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -89,7 +89,7 @@ class Hand(db.Model):
     """One recorded hand: each seat's takings, what nobody collected, the moon choice."""
 
     __table_args__ = (
-        UniqueConstraint("game_id", "number"),  # two devices cannot both record hand 3
+        Index("uq_hand_game_id_number", "game_id", "number", unique=True),  # two devices cannot both record hand 3
         CheckConstraint("uncollected_hearts BETWEEN 0 AND 26"),
         CheckConstraint("uncollected_marias BETWEEN 0 AND 2"),
         CheckConstraint("moon IS NULL OR moon IN ('subtract', 'add')"),
@@ -271,7 +271,5 @@ def _configure_sqlite(connection, _record):
 
 
 def init_app(app):
-    """Bind the database to the app and create the tables on first start."""
+    """Bind the database to the app."""
     db.init_app(app)
-    with app.app_context():
-        db.create_all()

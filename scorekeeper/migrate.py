@@ -1,0 +1,34 @@
+"""Schema upgrades: the database is brought to the latest migration when the app starts.
+
+Migrations live in ``scorekeeper/migrations`` (Alembic). A database made
+before migrations existed holds the first schema: it is stamped as such,
+then upgraded like any other. Upgrades add and fill; they never drop a game.
+"""
+
+import os
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import inspect
+
+from .models import db
+
+MIGRATIONS = os.path.join(os.path.dirname(__file__), "migrations")
+FIRST = "0001"
+
+
+def alembic_config(connection):
+    config = Config()
+    config.set_main_option("script_location", MIGRATIONS)
+    config.attributes["connection"] = connection
+    return config
+
+
+def upgrade(revision="head"):
+    """Bring the app's database to ``revision`` (the latest by default) in one transaction."""
+    with db.engine.begin() as connection:
+        config = alembic_config(connection)
+        tables = set(inspect(connection).get_table_names())
+        if "game" in tables and "alembic_version" not in tables:
+            command.stamp(config, FIRST)
+        command.upgrade(config, revision)

@@ -1,0 +1,132 @@
+"""Upgrades never lose a game: a database at the first migration, filled, upgraded to the latest."""
+
+import random
+from datetime import datetime
+
+import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from scorekeeper import create_app, rules
+from scorekeeper.migrate import alembic_config
+from scorekeeper.models import db
+
+NAMES = ["Ana", "Bo", "Caio", "Dee", "Eli", "Fay", "Gil", "Hana", "Ivo", "Jun", "Kai"]
+
+
+def random_hand(players, chance):
+    """A legal hand: 26 hearts and 2 Black Marias spread at random (sometimes a moon)."""
+    if chance.random() < 0.1:
+        shooter = chance.randrange(players)
+        taken = [rules.Taken(26, 2) if seat == shooter else rules.Taken() for seat in range(players)]
+        return rules.HandRecord(tuple(taken), chance.choice(list(rules.Moon)))
+    hearts = [0] * players
+    for _heart in range(26 - chance.choice([0, 0, 0, 2])):  # sometimes a reserved last trick
+        hearts[chance.randrange(players)] += 1
+    marias = [0] * players
+    for _maria in range(2):
+        marias[chance.randrange(players)] += 1
+    return rules.HandRecord(tuple(rules.Taken(h, m) for h, m in zip(hearts, marias)))
+
+
+def fill_first_schema(connection, games, chance):
+    """Write games as the first schema stores them; return what each must still show."""
+    expected = []
+    for game_id in range(1, games + 1):
+        players = chance.randint(6, 11)
+        first_dealer = chance.randrange(players)
+        records = []
+        while len(records) < chance.randint(0, 8):
+            record = random_hand(players, chance)
+            try:
+                rules.score_game(players, first_dealer, 10_000, records + [record])
+            except rules.MoonChoiceNeeded:
+                continue
+            records.append(record)
+        connection.execute(sa.text(
+            "INSERT INTO game (id, name, target, first_dealer, created_at, revision) "
+            "VALUES (:id, :name, 10000, :dealer, :at, :revision)"),
+            {"id": game_id, "name": f"Game {game_id}", "dealer": first_dealer,
+             "at": datetime(2026, 11, 1), "revision": len(records) + 1})
+        for seat in range(players):
+            connection.execute(sa.text("INSERT INTO player (game_id, seat, name) VALUES (:g, :s, :n)"),
+                               {"g": game_id, "s": seat, "n": NAMES[seat]})
+        for number, record in enumerate(records, start=1):
+            left = rules.check_takings(dict(enumerate(record.taken)))
+            hand_id = connection.execute(sa.text(
+                "INSERT INTO hand (game_id, number, moon, uncollected_hearts, uncollected_marias, recorded_at) "
+                "VALUES (:g, :n, :moon, :h, :m, :at) RETURNING id"),
+                {"g": game_id, "n": number, "moon": record.moon.value if record.moon else None,
+                 "h": left.hearts, "m": left.marias, "at": datetime(2026, 11, 1)}).scalar()
+            for seat, taken in enumerate(record.taken):
+                connection.execute(sa.text(
+                    "INSERT INTO taking (hand_id, seat, hearts, marias) VALUES (:h, :s, :he, :ma)"),
+                    {"h": hand_id, "s": seat, "he": taken.hearts, "ma": taken.marias})
+        board = rules.score_game(players, first_dealer, 10_000, records)
+        expected.append((game_id, NAMES[:players], list(board.totals), len(records)))
+    return expected
+
+
+@pytest.fixture
+def first_schema_database(tmp_path):
+    """A database at the first migration, filled with games; its URI and what it holds."""
+    uri = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    engine = sa.create_engine(uri)
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0001")
+        expected = fill_first_schema(connection, 40, random.Random(2026))
+    engine.dispose()
+    return uri, expected
+
+
+def test_upgrading_a_filled_first_schema_keeps_every_game(first_schema_database):
+    uri, expected = first_schema_database
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri})
+    client = app.test_client()
+
+    for game_id, names, totals, hands in expected:
+        document = client.get(f"/games/{game_id}/export.json").get_json()
+        assert document["players"] == names
+        assert document["totals"] == totals
+        assert len(document["hands"]) == hands
+    with app.app_context():
+        keys = db.session.execute(sa.text("SELECT scorer_key FROM game")).scalars().all()
+        version = db.session.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+    assert len(set(keys)) == len(expected) and all(len(key) >= 32 for key in keys)
+    assert version == "0002"
+    print(f"migrations: {len(expected)} games upgraded from the first schema, all intact")
+
+
+def test_a_database_made_before_migrations_is_recognised_and_upgraded(tmp_path):
+    uri = f"sqlite:///{tmp_path / 'unversioned.sqlite'}"
+    engine = sa.create_engine(uri)
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0001")
+        expected = fill_first_schema(connection, 3, random.Random(7))
+        connection.execute(sa.text("DROP TABLE alembic_version"))
+    engine.dispose()
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri})
+
+    for game_id, _names, totals, _hands in expected:
+        assert app.test_client().get(f"/games/{game_id}/export.json").get_json()["totals"] == totals
+
+
+def test_the_migrations_build_exactly_the_schema_of_the_models(app):
+    with app.app_context(), db.engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), db.metadata)
+
+    assert differences == []
+
+
+def test_starting_twice_on_the_latest_schema_changes_nothing(tmp_path):
+    uri = f"sqlite:///{tmp_path / 'twice.sqlite'}"
+    create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri})
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri})
+
+    with app.app_context():
+        assert db.session.execute(sa.text("SELECT count(*) FROM alembic_version")).scalar() == 1
