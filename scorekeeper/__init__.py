@@ -26,6 +26,8 @@ def create_app(test_config=None):
         SESSION_COOKIE_SAMESITE="Lax",
         # The scorer's phone keeps its scorer keys through a long game night.
         PERMANENT_SESSION_LIFETIME=timedelta(days=60),
+        # A cookie only when the session changes: polls stay tiny.
+        SESSION_REFRESH_EACH_REQUEST=False,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -40,6 +42,9 @@ def create_app(test_config=None):
 
     i18n.init_app(app)
     app.jinja_env.filters["explain"] = explain.explain
+    # Block tags leave no blank lines or indentation behind: pages stay light.
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
     models.init_app(app)
     with app.app_context():
         migrate.upgrade()  # creates the tables on first start, upgrades an older database
@@ -71,10 +76,11 @@ CONTENT_SECURITY_POLICY = "; ".join([
 
 def secure_headers(response):
     """A strict Content-Security-Policy (no inline script or style) and friends on every response."""
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
-    response.headers.setdefault("X-Frame-Options", "DENY")
+    if response.mimetype == "text/html":  # the policy governs documents; polls stay small
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("X-Frame-Options", "DENY")
     return response
 
 

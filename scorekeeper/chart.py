@@ -28,7 +28,7 @@ class Line:
 
     @property
     def path(self):
-        return " ".join(f"{x:.1f},{y:.1f}" for x, y in self.points)
+        return " ".join(f"{x:.0f},{y:.0f}" for x, y in self.points)
 
 
 @dataclass(frozen=True)

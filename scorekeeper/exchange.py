@@ -44,7 +44,7 @@ def export_game(game):
                 "dealer": summary.dealer,
                 "pass": summary.direction.value,
                 "points": list(summary.points),
-                "tricks": _export_tricks(hand.trick_log, len(game.players)),
+                "tricks": _export_tricks(game.log_of(hand), len(game.players)),
             }
             for summary, hand in zip(board.hands, game.hands)
         ],

@@ -5,7 +5,7 @@ from datetime import date
 from flask import (
     Blueprint, Response, abort, flash, redirect, render_template, request, url_for,
 )
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload, selectinload
 from werkzeug.datastructures import CombinedMultiDict, MultiDict
 
 from . import rules
@@ -20,16 +20,21 @@ from .serving import qr_svg, watch_url
 bp = Blueprint("games", __name__)
 
 INVALID = 400  # status of a form shown again with its errors
+RECENT_HANDS = 10  # hands in the table view's history; all of them one tap away
 CONFLICT = 409  # status of a form shown again because another device wrote first
 
 
 def load_game(game_id):
-    """The game with its players and hands in a fixed, small number of queries, or 404."""
-    return db.get_or_404(Game, game_id, options=[
-        selectinload(Game.players),
-        selectinload(Game.hands).selectinload(Hand.takings),
-        selectinload(Game.trick_logs).selectinload(TrickLog.tricks),
-    ])
+    """The game with all it holds in a fixed number of queries (six at most), or 404."""
+    return db.get_or_404(Game, game_id, options=GAME_LOADING)
+
+
+GAME_LOADING = [
+    joinedload(Game.players),
+    selectinload(Game.hands).joinedload(Hand.takings),
+    selectinload(Game.trick_logs).selectinload(TrickLog.tricks),
+    selectinload(Game.changes),
+]
 
 
 @bp.get("/")
@@ -37,7 +42,7 @@ def index():
     """The games, newest first, in progress and finished."""
     games = db.session.execute(
         db.select(Game)
-        .options(selectinload(Game.players), selectinload(Game.hands).selectinload(Hand.takings))
+        .options(selectinload(Game.players), selectinload(Game.hands).joinedload(Hand.takings))
         .order_by(Game.created_at.desc(), Game.id.desc())
     ).scalars().all()
     return render_template("games/index.html", games=[(game, game.scoreboard()) for game in games])
@@ -110,10 +115,18 @@ def table(game_id):
     share = watch_url(game) if scorer else None
     return render_template(
         "games/table.html", game=game, board=board, pass_to=rules.pass_to, readonly=not scorer,
+        recent_hands=RECENT_HANDS,
         chart=score_chart(board, game.names), share_url=share, share_qr=qr_svg(share) if share else None,
         scorer_link=url_for("games.become_scorer", game_id=game.id, key=game.scorer_key, _external=True)
         if scorer else None, revert_form=ConfirmForm() if scorer else None,
     )
+
+
+@bp.get("/games/<int:game_id>/hands")
+def all_hands(game_id):
+    """Every recorded hand of the game, hand by hand."""
+    game = load_game(game_id)
+    return render_template("games/hands.html", game=game, board=game.scoreboard(), readonly=not is_scorer(game))
 
 
 @bp.get("/games/<int:game_id>/scorer/<key>")

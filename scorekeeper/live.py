@@ -4,7 +4,7 @@ from flask import Blueprint, abort, jsonify, render_template, request
 
 from . import rules
 from .chart import score_chart
-from .games import load_game
+from .games import RECENT_HANDS, load_game
 from .models import Game, db
 
 bp = Blueprint("live", __name__)
@@ -27,7 +27,7 @@ def watch(game_id):
     """The table view for everyone at the table: read-only, updating by itself."""
     game = load_game(game_id)
     board = game.scoreboard()
-    return render_template("games/table.html", game=game, board=board, readonly=True,
+    return render_template("games/table.html", game=game, board=board, readonly=True, recent_hands=RECENT_HANDS,
                            pass_to=rules.pass_to, chart=score_chart(board, game.names))
 
 

@@ -58,7 +58,14 @@ class Game(db.Model):
     @property
     def trick_log(self):
         """The log of the hand being played trick by trick now, if any."""
-        return next((log for log in self.trick_logs if log.hand_id is None), None)
+        return next((log for log in self.trick_logs if log.hand_id is None and log.hand is None), None)
+
+    def log_of(self, hand):
+        """The trick log kept with ``hand``, if it was played trick by trick.
+
+        Found among the game's logs, already loaded, rather than one query per hand.
+        """
+        return next((log for log in self.trick_logs if log.hand_id == hand.id), None)
 
     def names_of(self, seats):
         """The names at some seats, in the order given."""

@@ -269,10 +269,11 @@ def _play_page(game, board, log, play, form, kitty_form=None):
 def hand_tricks(game_id, number):
     """Every trick of a hand played trick by trick: cards, winner and why."""
     game = load_game(game_id)
-    if not 1 <= number <= len(game.hands) or game.hands[number - 1].trick_log is None:
+    if not 1 <= number <= len(game.hands) or game.log_of(game.hands[number - 1]) is None:
         abort(404)
     hand = game.hands[number - 1]
-    play = hand.trick_log.replay(len(game.players))
+    log = game.log_of(hand)
+    play = log.replay(len(game.players))
     recorded = hand.record().taken
     matches = tuple(play.taken[seat] for seat in range(len(game.players))) == recorded
-    return render_template("tricks/log.html", game=game, hand=hand, play=play, matches=matches)
+    return render_template("tricks/log.html", game=game, hand=hand, log=log, play=play, matches=matches)
