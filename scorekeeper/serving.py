@@ -64,8 +64,13 @@ def watch_url(game):
     return url
 
 
+@functools.lru_cache(maxsize=64)
 def qr_svg(url):
-    """A QR code of ``url`` as inline SVG markup, generated here (no network)."""
+    """A QR code of ``url`` as inline SVG markup, generated here (no network).
+
+    Kept per URL: the same link always draws the same code, and drawing it
+    took a quarter of the table view's time.
+    """
     code = segno.make(url, error="m")
     return Markup(code.svg_inline(scale=4, border=2, dark="#000", light="#fff", omitsize=True))
 
