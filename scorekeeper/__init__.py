@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from flask import Flask, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
+from werkzeug.routing import IntegerConverter
 
 SECRET_KEY_FILE = "secret_key"
 
@@ -39,6 +40,9 @@ def create_app(test_config=None):
         app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)
 
     from . import backup, exchange, explain, games, i18n, live, migrate, models, pages, serving, tricks
+
+    # Ids in paths stop where the database's integers stop: past that, a 404.
+    app.url_map.converters["int"] = DatabaseIdConverter
 
     i18n.init_app(app)
     app.jinja_env.filters["explain"] = explain.explain
@@ -82,6 +86,14 @@ def secure_headers(response):
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         response.headers.setdefault("X-Frame-Options", "DENY")
     return response
+
+
+class DatabaseIdConverter(IntegerConverter):
+    """``<int:...>`` in routes, up to the largest id the database can hold."""
+
+    def __init__(self, url_map, *args, **kwargs):
+        kwargs.setdefault("max", 2**63 - 1)
+        super().__init__(url_map, *args, **kwargs)
 
 
 class SessionInterface(SecureCookieSessionInterface):

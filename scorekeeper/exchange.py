@@ -14,7 +14,7 @@ from flask.cli import with_appcontext
 from . import rules
 from .forms import player_name_errors
 from .i18n import _
-from .models import GAME_NAME_LENGTH, Game, Hand, Player, Trick, TrickLog, cards_text, db
+from .models import GAME_NAME_LENGTH, LARGEST_TARGET, Game, Hand, Player, Trick, TrickLog, cards_text, db
 
 FORMAT = "scorekeeper/cancellation-hearts"
 VERSION = 1
@@ -83,16 +83,22 @@ def dumps(document):
 
 
 def parse_document(text):
-    """Parse JSON text into a document, or raise ``DocumentError``."""
+    """Parse JSON text into a document, or raise ``DocumentError``.
+
+    Text the database could not store (a lone surrogate such as "\\ud800",
+    which JSON allows) is refused here, whole.
+    """
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise DocumentError(_("The file is not UTF-8 text; export the game again and import that file.")) from None
     try:
-        return json.loads(text)
+        document = json.loads(text)
+        json.dumps(document, ensure_ascii=False).encode("utf-8")
     except (ValueError, RecursionError):
         raise DocumentError(_("The file is not valid JSON, so it is not a game exported by the scorekeeper.")) from None
+    return document
 
 
 def _whole(value):
@@ -121,7 +127,7 @@ def read_game(document):
         raise DocumentError(_("The game's \"name\" must be text of at most %(max)d characters.", max=GAME_NAME_LENGTH))
 
     target = _field(document, "target", where)
-    if not _whole(target) or target < 1:
+    if not _whole(target) or not 1 <= target <= LARGEST_TARGET:
         raise DocumentError(_("The \"target\" must be a whole number, 1 or more (R16)."))
 
     names = _field(document, "players", where)

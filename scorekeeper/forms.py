@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 from flask import current_app, session
+from werkzeug.datastructures import MultiDict
 from wtforms import (
     BooleanField, FieldList, FileField, Form, FormField, HiddenField,
     IntegerField, RadioField, SelectChoice, StringField,
@@ -12,11 +13,31 @@ from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
 from . import rules
 from .i18n import _, lazy_gettext
-from .models import GAME_NAME_LENGTH, NAME_LENGTH
+from .models import GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, NAME_LENGTH
+
+
+def whole_number(text, most=LARGEST_ID):
+    """``text`` as a whole number from 0 to ``most`` (ASCII digits only), else None.
+
+    ``str.isdigit`` alone accepts "²" and "٣", which ``int`` then refuses or
+    reads; the database stores nothing past a signed 64-bit integer.
+    """
+    text = (text or "").strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(most)):
+        return None
+    number = int(text)
+    return number if number <= most else None
 
 
 class BaseForm(Form):
     """A form protected against cross-site requests by a token kept in the session."""
+
+    def __init__(self, formdata=None, *args, **kwargs):
+        if formdata is not None:
+            # Every field name of the app is ASCII; anything else is noise that
+            # WTForms' list fields would misread ("players-²").
+            formdata = MultiDict((key, value) for key, value in formdata.items(multi=True) if key.isascii())
+        super().__init__(formdata, *args, **kwargs)
 
     class Meta:
         csrf = True
@@ -116,8 +137,7 @@ class GameChangeForm(BaseForm):
 
     def based_on(self):
         """The revision the form was made from, or None if the post lost it."""
-        text = self.revision.data or ""
-        return int(text) if text.isascii() and text.isdigit() and len(text) < 12 else None
+        return whole_number(self.revision.data)
 
 
 # --- A new game --------------------------------------------------------------
@@ -130,9 +150,10 @@ class NewGameForm(BaseForm):
         "Keep the game's name to %(max)d characters.", max=GAME_NAME_LENGTH))])
     # No max_entries: a twelfth name is refused with a message, not silently dropped.
     players = FieldList(StringField(), min_entries=rules.MIN_PLAYERS)
-    first_dealer = WholeNumberField(blank=0, message=lazy_gettext("Choose who deals first."))
+    first_dealer = WholeNumberField(blank=0, maximum=rules.MAX_PLAYERS, message=lazy_gettext("Choose who deals first."))
     target = WholeNumberField(
         default=rules.DEFAULT_TARGET,
+        maximum=LARGEST_TARGET,
         message=lazy_gettext("The target is a whole number of points, 1 or more."),
         validators=[InputRequired(lazy_gettext("Enter the target score; 150 is usual."))],
     )
@@ -153,6 +174,8 @@ class NewGameForm(BaseForm):
             raise ValidationError(_("Choose who deals first."))
 
     def validate_target(self, field):
+        if field.data is None and not field.errors:
+            raise ValidationError(_("Enter the target score; 150 is usual."))
         if field.data is not None and field.data < 1:
             raise ValidationError(_("The target is a whole number of points, 1 or more."))
 

@@ -12,7 +12,7 @@ from . import rules
 from .chart import score_chart
 from .exchange import DocumentError, dumps, export_game, import_text
 from .access import grant, is_scorer, matches, require_scorer
-from .forms import ConfirmForm, HandForm, ImportForm, NewGameForm
+from .forms import ConfirmForm, HandForm, ImportForm, NewGameForm, whole_number
 from .i18n import _
 from .models import Change, ChangedMeanwhile, Game, Hand, Player, TrickLog, commit_change, db
 from .serving import qr_svg, watch_url
@@ -158,11 +158,12 @@ def record_hand(game_id):
     form = _posted_hand_form(game)
     if "fill" in request.form:
         return _hand_page(game, form, number)
-    if not (form.number.data or "").isdigit() or int(form.number.data) > number or form.based_on() is None:
+    posted = whole_number(form.number.data)
+    if posted is None or posted > number or form.based_on() is None:
         abort(400)
-    if form.number.data != str(number):
+    if posted != number:
         # A second tap on Save, or another device, recorded this hand already.
-        return _conflict(game_id, form, int(form.number.data))
+        return _conflict(game_id, form, posted)
     records = [hand.record() for hand in game.hands]
     record = _checked_record(form, game, records, len(records))
     if record is None:
@@ -219,6 +220,8 @@ def remove_hand(game_id, number):
     form = ConfirmForm(request.form if request.method == "POST" else None)
     problem = None
     if request.method == "POST" and form.validate():
+        if form.based_on() is None:
+            abort(400)
         records = [h.record() for h in game.hands if h is not hand]
         try:
             game.scoreboard(records)

@@ -8,6 +8,7 @@ instance folder when the app starts, so no binary is kept in git.
 """
 
 import os
+import re
 
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
@@ -28,6 +29,7 @@ DEFAULT_LANGUAGE = "en"
 COOKIE = "language"
 CATALOGS = os.path.join(os.path.dirname(__file__), "translations")
 ONE_YEAR = 365 * 24 * 3600
+SAFE_PATH = re.compile(r"/(?![/\\])[\x21-\x7e]*")  # printable ASCII, no scheme-relative "//" or "/\\"
 
 babel = Babel()
 bp = Blueprint("i18n", __name__)
@@ -47,7 +49,7 @@ def select_language():
 def choose_language(code):
     """Remember a language for this browser and go back to the page it was chosen on."""
     back = request.args.get("next", "")
-    if not back.startswith("/") or back.startswith("//") or "\\" in back:
+    if not SAFE_PATH.fullmatch(back):  # only a path of this app: no other host, no header tricks
         back = url_for("games.index")
     response = redirect(back)
     if code in LANGUAGES:

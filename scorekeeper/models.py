@@ -14,6 +14,8 @@ from .access import new_scorer_key
 
 NAME_LENGTH = 40
 GAME_NAME_LENGTH = 80
+LARGEST_ID = 2**63 - 1  # SQLite's integers are signed 64-bit
+LARGEST_TARGET = 1_000_000  # far past any game; keeps totals well inside the database's integers
 
 
 class Base(DeclarativeBase):

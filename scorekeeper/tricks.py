@@ -7,7 +7,7 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from . import rules
 from .explain import explain, illegal_lead
 from .access import require_scorer
-from .forms import ConfirmForm, KittyForm, TrickForm
+from .forms import ConfirmForm, KittyForm, TrickForm, whole_number
 from .games import INVALID, changed_meanwhile_message, load_game
 from .i18n import _
 from .models import ChangedMeanwhile, Game, Trick, TrickLog, cards_text, commit_change, db
@@ -90,9 +90,8 @@ def settle_json():
 
 
 def _optional_game(game_id):
-    if not (game_id or "").isdigit():
-        return None
-    return db.session.get(Game, int(game_id))
+    number = whole_number(game_id)
+    return None if number is None else db.session.get(Game, number)
 
 
 def _leader(game, seat_text):
@@ -100,8 +99,9 @@ def _leader(game, seat_text):
     if game is None:
         return 0
     players = len(game.players)
-    if (seat_text or "").isdigit() and int(seat_text) < players:
-        return int(seat_text)
+    seat = whole_number(seat_text, most=players - 1)
+    if seat is not None:
+        return seat
     upcoming = game.scoreboard().next_hand
     return upcoming.leader if upcoming else 0
 
