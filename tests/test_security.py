@@ -7,7 +7,7 @@ import pytest
 
 from scorekeeper.models import Change, Game, Hand, db
 
-from .forms import SIX, create_game, exported, hand_form, hidden_fields, post_hand, record_hand, text_of
+from .forms import create_game, exported, hand_form, hidden_fields, post_hand, record_hand, text_of
 
 SPREAD = [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)]
 OTHER = [(4, 0), (4, 0), (5, 1), (4, 0), (5, 1), (4, 0)]
