@@ -10,8 +10,8 @@ from werkzeug.datastructures import CombinedMultiDict, MultiDict
 
 from . import rules
 from .chart import score_chart
-from .exchange import DocumentError, dumps, export_game, import_text
 from .access import grant, is_scorer, matches, require_scorer
+from .exchange import DocumentError, dumps, export_game, import_text
 from .forms import ConfirmForm, HandForm, ImportForm, NewGameForm, whole_number
 from .i18n import _
 from .models import Change, ChangedMeanwhile, Game, Hand, Player, TrickLog, commit_change, db
@@ -110,16 +110,21 @@ def table(game_id):
     The scorer's device sees the controls; everyone else sees the read-only view.
     """
     game = load_game(game_id)
+    return table_page(game, scorer=is_scorer(game))
+
+
+def table_page(game, scorer):
+    """The table view of ``game``: with the scorer's controls, or read-only for everyone else."""
     board = game.scoreboard()
-    scorer = is_scorer(game)
-    share = watch_url(game) if scorer else None
-    return render_template(
-        "games/table.html", game=game, board=board, pass_to=rules.pass_to, readonly=not scorer,
-        recent_hands=RECENT_HANDS,
-        chart=score_chart(board, game.names), share_url=share, share_qr=qr_svg(share) if share else None,
-        scorer_link=url_for("games.become_scorer", game_id=game.id, key=game.scorer_key, _external=True)
-        if scorer else None, revert_form=ConfirmForm() if scorer else None,
-    )
+    page = {"game": game, "board": board, "pass_to": rules.pass_to, "readonly": not scorer,
+            "recent_hands": RECENT_HANDS, "chart": score_chart(board, game.names)}
+    if scorer:
+        share = watch_url(game)
+        page.update(
+            share_url=share, share_qr=qr_svg(share), revert_form=ConfirmForm(),
+            scorer_link=url_for("games.become_scorer", game_id=game.id, key=game.scorer_key, _external=True),
+        )
+    return render_template("games/table.html", **page)
 
 
 @bp.get("/games/<int:game_id>/hands")

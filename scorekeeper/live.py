@@ -3,8 +3,7 @@
 from flask import Blueprint, abort, jsonify, render_template, request
 
 from . import rules
-from .chart import score_chart
-from .games import RECENT_HANDS, load_game
+from .games import load_game, table_page
 from .models import Game, db
 
 bp = Blueprint("live", __name__)
@@ -25,10 +24,7 @@ def state(game_id):
 @bp.get("/games/<int:game_id>/watch")
 def watch(game_id):
     """The table view for everyone at the table: read-only, updating by itself."""
-    game = load_game(game_id)
-    board = game.scoreboard()
-    return render_template("games/table.html", game=game, board=board, readonly=True, recent_hands=RECENT_HANDS,
-                           pass_to=rules.pass_to, chart=score_chart(board, game.names))
+    return table_page(load_game(game_id), scorer=False)
 
 
 @bp.get("/games/<int:game_id>/display")
