@@ -203,13 +203,11 @@ class Change(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     at: Mapped[datetime] = mapped_column(default=utcnow)
-    action: Mapped[str] = mapped_column(String(16))  # see ACTIONS
+    action: Mapped[str] = mapped_column(String(16))  # "correct", "remove" or "revert"
     hand_number: Mapped[int]
     before: Mapped[str | None] = mapped_column(Text)  # the hand's facts as JSON, None if it did not exist
     after: Mapped[str | None] = mapped_column(Text)  # None once removed
     game: Mapped[Game] = relationship(back_populates="changes")
-
-    ACTIONS = ("correct", "remove", "revert")
 
     @staticmethod
     def facts(record):

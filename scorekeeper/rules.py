@@ -26,7 +26,6 @@ SUGGESTED_MINIMUM_TARGET = 100  # R16
 
 SUITS = "♠♥♦♣"
 SPADES, HEARTS, DIAMONDS, CLUBS = SUITS
-SUIT_NAMES = {SPADES: "spades", HEARTS: "hearts", DIAMONDS: "diamonds", CLUBS: "clubs"}
 _SUIT_ALIASES = {
     "S": SPADES, "H": HEARTS, "D": DIAMONDS, "C": CLUBS,
     "♠": SPADES, "♥": HEARTS, "♦": DIAMONDS, "♣": CLUBS,
