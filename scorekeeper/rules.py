@@ -1,11 +1,11 @@
-"""Cancellation Hearts, as ../shared/RULES.md keeps it (R1-R17).
+"""Cancellation Hearts, as docs/rules.md keeps it (R1-R17).
 
 The rules engine: standard library only. Views, forms, models and commands
 call into it; it never calls out. Values are immutable, errors are plain
 domain exceptions, and every ``repr`` is valid Python so that a failing
 example can be pasted back into a test.
 
-Rule numbers in comments and messages refer to RULES.md.
+Rule numbers in comments and messages refer to docs/rules.md.
 """
 
 from __future__ import annotations
@@ -38,22 +38,133 @@ _VARIATION_SELECTOR = "\ufe0f"  # phones append it to emoji suits: "♥️"
 
 
 # --- Errors -----------------------------------------------------------------
+#
+# What a table can get wrong is a type with fields, never a sentence to parse:
+# the app words each kind once, in the reader's language (scorekeeper/explain.py).
+# The English message is for logs, the command line and failing tests.
 
 
-class IllegalLead(ValueError):
+class RuleError(ValueError):
+    """An entry the rules refuse; ``rule`` is the rule number it rests on."""
+
+    rule = ""
+
+
+class NotACard(RuleError):
+    """Text that is no card (R2); ``position`` is its place among the cards given, if known."""
+
+    rule = "R2"
+
+    def __init__(self, text: object, position: int | None = None):
+        super().__init__(f"not a card: {text!r} (write it like 10S, Q♠ or 2c)")
+        self.text = text if isinstance(text, str) else repr(text)
+        self.position = position
+
+
+class ThirdCopy(RuleError):
+    """A card used a third time, where the two decks hold two (R2).
+
+    ``position`` is its place among the cards just given, if known;
+    ``in_hand`` says the count includes the hand's earlier tricks and kitty.
+    """
+
+    rule = "R2"
+
+    def __init__(self, card: Card, position: int | None = None, in_hand: bool = False):
+        where = " in this hand (kitty included)" if in_hand else ""
+        super().__init__(f"{card} would be played a third time{where}, but only two exist (R2)")
+        self.card = card
+        self.position = position
+        self.in_hand = in_hand
+
+
+class TrickSize(RuleError):
+    """A trick with the wrong number of cards: one a player, ``least`` to ``most`` (R1, R9)."""
+
+    rule = "R1"
+
+    def __init__(self, count: int, least: int, most: int):
+        wanted = f"{least}" if least == most else f"{least} to {most}"
+        super().__init__(f"a trick has {wanted} cards, one from each player, not {count}")
+        self.count = count
+        self.least = least
+        self.most = most
+
+
+class KittySize(RuleError):
+    """A kitty with the wrong number of cards for the table (R3)."""
+
+    rule = "R3"
+
+    def __init__(self, count: int, size: int, players: int):
+        super().__init__(f"with {players} players the kitty holds {size} cards, not {count} (R3)")
+        self.count = count
+        self.size = size
+        self.players = players
+
+
+class HandFinished(RuleError):
+    """A trick played after the hand's last one (R3: one trick per card in each hand)."""
+
+    rule = "R3"
+
+    def __init__(self, tricks: int):
+        super().__init__(f"the hand is over: all {tricks} tricks have been played")
+        self.tricks = tricks
+
+
+class IllegalLead(RuleError):
     """A lead the rules forbid as far as the app can see (R6, R8).
 
     The app cannot see hands, so the table may confirm the lead anyway.
     """
 
-    def __init__(self, message: str, card: Card, rule: str):
+    def __init__(self, card: Card, rule: str):
+        if rule == "R6":
+            message = f"The first lead of a hand may not be a heart or a Black Maria; {card} was led (R6)."
+        else:
+            message = f"Hearts are not broken yet, so {card} may not be led unless the leader holds only hearts (R8)."
         super().__init__(message)
         self.card = card
         self.rule = rule
 
 
-class MoonChoiceNeeded(Exception):
+class MoreThanTheHandHolds(RuleError):
+    """More hearts or Black Marias than a hand holds (R14).
+
+    ``what`` is "hearts" or "marias"; ``player`` is who was given too many,
+    or None when the players' counts together are too many.
+    """
+
+    rule = "R14"
+
+    def __init__(self, what: str, count: int, most: int, player: Hashable | None = None):
+        whose = "all together" if player is None else f"{player!r}"
+        super().__init__(f"a hand holds {most} {what}, not {count} ({whose}; R14)")
+        self.what = what
+        self.count = count
+        self.most = most
+        self.player = player
+
+
+class CardsUnaccounted(RuleError):
+    """Fewer than all hearts and Black Marias taken, and no reserved last trick said (R13, R14)."""
+
+    rule = "R13"
+
+    def __init__(self, hearts: int, marias: int):
+        super().__init__(
+            f"the hand adds up to {hearts} of {HEARTS_IN_HAND} hearts and {marias} of "
+            f"{MARIAS_IN_HAND} Black Marias: only a reserved last trick leaves cards uncollected (R13)"
+        )
+        self.hearts = hearts
+        self.marias = marias
+
+
+class MoonChoiceNeeded(RuleError):
     """A player shot the moon and has not chosen how it scores (R15)."""
+
+    rule = "R15"
 
     def __init__(self, shooter: Hashable):
         super().__init__(
@@ -61,6 +172,49 @@ class MoonChoiceNeeded(Exception):
             "choose Moon.SUBTRACT or Moon.ADD (R15)"
         )
         self.shooter = shooter
+
+
+class NoMoonShot(RuleError):
+    """A moon choice for a hand in which nobody took everything (R15)."""
+
+    rule = "R15"
+
+    def __init__(self):
+        super().__init__("a moon choice needs a player with all 26 hearts and both Black Marias (R15)")
+
+
+class TableSize(RuleError):
+    """A table of fewer than 6 or more than 11 players (R1)."""
+
+    rule = "R1"
+
+    def __init__(self, players: object):
+        super().__init__(f"Cancellation Hearts is for 6 to 11 players, not {players!r} (R1)")
+        self.players = players
+
+
+class BadTarget(RuleError):
+    """A target that is not a whole number from 1 up (R16)."""
+
+    rule = "R16"
+
+    def __init__(self, target: object):
+        super().__init__(f"the target is a whole number from 1 up, not {target!r} (R16)")
+        self.target = target
+
+
+class HandAfterGameOver(RuleError):
+    """A hand was recorded after the hand that ended the game (R16)."""
+
+    rule = "R16"
+
+    def __init__(self, ended_after: int, hands: int):
+        super().__init__(
+            f"the game was over after hand {ended_after} (R16), "
+            f"but {hands} hands are recorded"
+        )
+        self.ended_after = ended_after
+        self.hands = hands
 
 
 # --- Cards ------------------------------------------------------------------
@@ -85,7 +239,7 @@ class Card:
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise ValueError(f"not a card: {text!r}")
+            raise NotACard(text)
         # Upper-case ASCII only: str.upper() turns "ſ" (long s) into "S".
         cleaned = "".join(
             char.upper() if char.isascii() else char
@@ -99,7 +253,7 @@ class Card:
             if 2 <= number <= 10 and rank_text == str(number):
                 rank = number
         if suit is None or rank is None:
-            raise ValueError(f"not a card: {text!r} (write it like 10S, Q♠ or 2c)")
+            raise NotACard(text)
         return cls(rank, suit)
 
     def __str__(self) -> str:
@@ -119,8 +273,14 @@ BLACK_MARIA = Card(12, SPADES)
 
 
 def parse_cards(cards: Iterable[str | Card]) -> tuple[Card, ...]:
-    """Parse each card; ``ValueError`` names the first one that does not parse."""
-    return tuple(Card.parse(card) for card in cards)
+    """Parse each card; ``NotACard`` names the first one that does not parse, and its place."""
+    parsed = []
+    for position, card in enumerate(cards):
+        try:
+            parsed.append(Card.parse(card))
+        except NotACard as error:
+            raise NotACard(error.text, position) from None
+    return tuple(parsed)
 
 
 # --- Scoring settings -------------------------------------------------------
@@ -189,18 +349,26 @@ class Moon(str, enum.Enum):
 
 
 def check_takings(taken: Mapping[Hashable, Taken]) -> Taken:
-    """Validate one hand's takings and return what nobody collected (R13, R14)."""
+    """Validate one hand's takings and return what nobody collected (R13, R14).
+
+    Raises ``MoreThanTheHandHolds`` for one player's count or the sum past
+    26 hearts or 2 Black Marias.
+    """
     total = NOTHING
     for player, taking in taken.items():
         if not isinstance(taking, Taken):
             raise ValueError(f"{player!r}: expected Taken(hearts, marias), not {taking!r}")
         if taking.hearts < 0 or taking.marias < 0:
             raise ValueError(f"{player!r}: hearts and Black Marias cannot be negative")
+        if taking.hearts > HEARTS_IN_HAND:
+            raise MoreThanTheHandHolds("hearts", taking.hearts, HEARTS_IN_HAND, player)
+        if taking.marias > MARIAS_IN_HAND:
+            raise MoreThanTheHandHolds("marias", taking.marias, MARIAS_IN_HAND, player)
         total += taking
     if total.hearts > HEARTS_IN_HAND:
-        raise ValueError(f"a hand holds 26 hearts, not {total.hearts} (R14)")
+        raise MoreThanTheHandHolds("hearts", total.hearts, HEARTS_IN_HAND)
     if total.marias > MARIAS_IN_HAND:
-        raise ValueError(f"a hand holds 2 Black Marias, not {total.marias} (R14)")
+        raise MoreThanTheHandHolds("marias", total.marias, MARIAS_IN_HAND)
     return Taken(HEARTS_IN_HAND - total.hearts, MARIAS_IN_HAND - total.marias)
 
 
@@ -228,7 +396,7 @@ def score_hand(
     shooter = moon_shooter(taken)
     if shooter is None:
         if moon is not None:
-            raise ValueError("a moon choice needs a player with all 26 hearts and both Black Marias (R15)")
+            raise NoMoonShot()
         return {
             player: variant.heart_points * taking.hearts + variant.maria_points * taking.marias
             for player, taking in taken.items()
@@ -239,6 +407,29 @@ def score_hand(
     if moon is Moon.SUBTRACT:
         return {player: -variant.moon_points if player == shooter else 0 for player in taken}
     return {player: 0 if player == shooter else variant.moon_points for player in taken}
+
+
+def check_hand(
+    taken: Sequence[Taken], moon: Moon | str | None = None, last_trick_reserved: bool = False,
+) -> HandRecord:
+    """A hand as a table reports it, checked and made a record (R13-R15).
+
+    ``taken`` lists each seat's takings. Fewer than all hearts and Black
+    Marias is legal only when the table says the last trick was reserved
+    (R13, else ``CardsUnaccounted``). A shooter needs a moon choice
+    (``MoonChoiceNeeded``); a choice left over from an earlier count, with
+    nobody having shot the moon, is dropped.
+    """
+    by_seat = dict(enumerate(taken))
+    uncollected = check_takings(by_seat)
+    if uncollected != NOTHING and not last_trick_reserved:
+        raise CardsUnaccounted(HEARTS_IN_HAND - uncollected.hearts, MARIAS_IN_HAND - uncollected.marias)
+    shooter = moon_shooter(by_seat)
+    if shooter is None:
+        return HandRecord(tuple(taken))
+    if moon is None:
+        raise MoonChoiceNeeded(shooter)
+    return HandRecord(tuple(taken), Moon(moon))
 
 
 # --- Table: deal, dealer, passing ------------------------------------------
@@ -261,7 +452,7 @@ class Deal:
 def check_players(players: int) -> int:
     """Return ``players`` if it is a legal table size (R1)."""
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"Cancellation Hearts is for 6 to 11 players, not {players!r} (R1)")
+        raise TableSize(players)
     return players
 
 
@@ -343,7 +534,7 @@ class Outcome(str, enum.Enum):
 
 @dataclass(frozen=True)
 class Explanation:
-    """Why a trick went as it did, as data a view can word in any language.
+    """Why a trick went as it did, as data the app words in the reader's language.
 
     ``outcome`` picks the sentence; ``cancelled`` are the cards that
     cancelled (one entry per pair, in play order of their first copy);
@@ -356,30 +547,6 @@ class Explanation:
     rules: tuple[str, ...]
     cancelled: tuple[Card, ...] = ()
     winner: Card | None = None
-
-    def sentence(self) -> str:
-        """One plain English sentence a table can read aloud."""
-        pairs = _english_list([f"the two {card}" for card in self.cancelled])
-        rules = ", ".join(self.rules)
-        if self.outcome is Outcome.HIGHEST:
-            return f"{self.winner} is the highest card of the suit led, so it wins ({rules})."
-        if self.outcome is Outcome.HIGHEST_LEFT:
-            return (
-                f"{pairs[0].upper()}{pairs[1:]} cancel; {self.winner} is the highest card "
-                f"of the suit led that is left, so it wins ({rules})."
-            )
-        return (
-            f"{pairs[0].upper()}{pairs[1:]} cancel, so no card of the suit led ({self.led}) "
-            f"is left to win: nobody wins and the trick is reserved for the next player "
-            f"who wins a trick ({rules})."
-        )
-
-
-def _english_list(items: Sequence[str]) -> str:
-    """ "a", "a and b", "a, b, and c": as the app's English catalog lists them."""
-    if len(items) <= 2:
-        return " and ".join(items)
-    return ", ".join(items[:-1]) + ", and " + items[-1]
 
 
 @dataclass(frozen=True)
@@ -404,25 +571,22 @@ class TrickResult:
         return None if self.winner is None else self.cards[self.winner]
 
     @property
-    def explanation(self) -> str:
-        """The reason as one English sentence."""
-        return self.reason.sentence()
-
-    @property
     def taken(self) -> Taken:
         """The hearts and Black Marias in this trick; cancelled cards keep theirs (R9)."""
         return Taken.of_cards(self.cards)
 
 
 def resolve_trick(cards: Sequence[str | Card]) -> TrickResult:
-    """Resolve one trick, the cards in play order, the first one led (R9)."""
+    """Resolve one trick, the cards in play order, the first one led (R9).
+
+    Any trick of 1 to 11 cards resolves, so that the seeds' four-card
+    examples can be settled too; ``HandPlay`` asks for one card a player.
+    """
+    if not 1 <= len(cards) <= MAX_PLAYERS:
+        raise TrickSize(len(cards), 1, MAX_PLAYERS)
     played = parse_cards(cards)
-    if not played:
-        raise ValueError("a trick needs at least one card")
+    _check_copies(played)
     counts = Counter(played)
-    for card, count in counts.items():
-        if count > COPIES:
-            raise ValueError(f"{card} is played {count} times, but only two exist (R2)")
     led = played[0].suit
     cancelled = frozenset(i for i, card in enumerate(played) if counts[card] == COPIES)
     pairs = tuple(dict.fromkeys(played[i] for i in sorted(cancelled)))
@@ -468,15 +632,12 @@ class HandPlay:
     def __init__(self, players: int, leader: int, kitty: Sequence[str | Card] = ()):
         self.deal = deal(players)
         _check_seat(leader, players, "the leader")
+        if kitty and len(kitty) != self.deal.kitty:
+            raise KittySize(len(kitty), self.deal.kitty, players)
         self.kitty = parse_cards(kitty)
-        if self.kitty and len(self.kitty) != self.deal.kitty:
-            raise ValueError(
-                f"with {players} players the kitty holds {self.deal.kitty} cards, not {len(self.kitty)} (R3)"
-            )
         self.players = players
         self.leader = leader
-        self._seen = Counter(self.kitty)
-        _check_copies(self._seen)
+        self._seen = _check_copies(self.kitty)
         self._waiting: list[Card] = list(self.kitty)  # R12: the kitty waits for the first winner
         self.kitty_taken_by: int | None = None
         self.hearts_broken = False
@@ -523,15 +684,9 @@ class HandPlay:
         """Raise ``IllegalLead`` if leading ``card`` now looks illegal (R6, R8)."""
         card = Card.parse(card)
         if not self.tricks and (card.is_heart or card.is_black_maria):
-            raise IllegalLead(
-                f"The first lead of a hand may not be a heart or a Black Maria; {card} was led (R6).",
-                card, "R6",
-            )
+            raise IllegalLead(card, "R6")
         if self.tricks and card.is_heart and not self.hearts_broken:
-            raise IllegalLead(
-                f"Hearts are not broken yet, so {card} may not be led unless the leader holds only hearts (R8).",
-                card, "R8",
-            )
+            raise IllegalLead(card, "R8")
 
     def play(self, cards: Sequence[str | Card], confirm: bool = False) -> int | None:
         """Play one trick in order from the leader; return the winning seat or None.
@@ -539,12 +694,11 @@ class HandPlay:
         A refused trick changes nothing.
         """
         if self.finished:
-            raise ValueError(f"the hand is over: all {self.deal.tricks} tricks have been played")
+            raise HandFinished(self.deal.tricks)
+        if len(cards) != self.players:
+            raise TrickSize(len(cards), self.players, self.players)
         played = parse_cards(cards)
-        if len(played) != self.players:
-            raise ValueError(f"a trick has one card from each of the {self.players} players, not {len(played)}")
-        seen = self._seen + Counter(played)
-        _check_copies(seen, in_hand=True)
+        seen = _check_copies(played, self._seen)
         if not confirm:
             self.check_lead(played[0])
         result = resolve_trick(played)
@@ -573,11 +727,14 @@ class HandPlay:
         return winner
 
 
-def _check_copies(counts: Counter, in_hand: bool = False) -> None:
-    for card, count in counts.items():
-        if count > COPIES:
-            where = " in this hand (kitty included)" if in_hand else ""
-            raise ValueError(f"{card} would be played a third time{where}, but only two exist (R2)")
+def _check_copies(cards: Sequence[Card], seen: Counter | None = None) -> Counter:
+    """Count ``cards`` onto the copies ``seen`` before them; ``ThirdCopy`` names the first too many (R2)."""
+    counts = Counter(seen or {})
+    for position, card in enumerate(cards):
+        counts[card] += 1
+        if counts[card] > COPIES:
+            raise ThirdCopy(card, position, in_hand=seen is not None)
+    return counts
 
 
 # --- A whole game ------------------------------------------------------------
@@ -647,22 +804,10 @@ class Scoreboard:
         )
 
 
-class HandAfterGameOver(ValueError):
-    """A hand was recorded after the hand that ended the game (R16)."""
-
-    def __init__(self, ended_after: int, hands: int):
-        super().__init__(
-            f"the game was over after hand {ended_after} (R16), "
-            f"but {hands} hands are recorded"
-        )
-        self.ended_after = ended_after
-        self.hands = hands
-
-
 def check_target(target: int) -> int:
     """Return ``target`` if it is a whole number from 1 up (R16)."""
     if type(target) is not int or target < 1:
-        raise ValueError(f"the target is a whole number from 1 up, not {target!r} (R16)")
+        raise BadTarget(target)
     return target
 
 
