@@ -9,9 +9,8 @@ from sqlalchemy import event
 
 from scorekeeper.models import db
 
-from .forms import create_game, record_hand
+from .tabletop import ELEVEN, create_game, record_hand
 
-ELEVEN = ["Ana", "Bo", "Caio", "Dee", "Eli", "Fay", "Gil", "Hana", "Ivo", "Jun", "Kai"]
 HAND = [(3, 0), (3, 1), (3, 0), (3, 0), (2, 0), (2, 1), (2, 0), (2, 0), (2, 0), (2, 0), (2, 0)]
 PAGES = ["/", "/games/{id}", "/games/{id}/watch", "/games/{id}/display", "/games/{id}/state",
          "/games/{id}/hands/new", "/games/{id}/export.json", "/games/{id}/play"]

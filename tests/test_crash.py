@@ -8,7 +8,6 @@ and the database file read directly with ``sqlite3`` afterwards.
 import http.client
 import os
 import random
-import re
 import signal
 import socket
 import sqlite3
@@ -24,7 +23,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from .forms import SIX, game_form, hand_form
+from .tabletop import SIX, form_fields, game_form, hand_form
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX SIGKILL")
 
@@ -81,14 +80,6 @@ def submit(opener, url, fields):
     request = urllib.request.Request(url, data=urlencode(fields).encode())
     with opener.open(request, timeout=REQUEST_SECONDS) as response:
         return response.status
-
-
-def form_fields(page):
-    """The hidden fields of the first form on the page (CSRF token, number, revision)."""
-    fields = {"csrf_token": re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)}
-    for name, value in re.findall(r'<input type="hidden" name="(revision|number)" value="([^"]*)"', page):
-        fields.setdefault(name, value)
-    return fields
 
 
 class Server:

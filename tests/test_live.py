@@ -1,6 +1,6 @@
 """The table watching: live state with ETags, the read-only view, the display, QR and chart."""
 
-from .forms import SIX, create_game, hidden_fields, record_hand, text_of
+from .tabletop import SIX, create_game, hidden_fields, record_hand, text_of
 
 SPREAD = [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)]
 

@@ -9,7 +9,7 @@ from babel.messages.pofile import read_po
 
 from scorekeeper.i18n import CATALOGS, LANGUAGES
 
-from .forms import SIX, create_game, text_of
+from .tabletop import SIX, create_game, text_of
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 TRANSLATED = [code for code in LANGUAGES if code != "en"]

@@ -9,7 +9,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from scorekeeper.rules import Card, HandPlay, IllegalLead, Taken
 
-DECK = tuple(Card(rank, suit) for suit in "♠♥♦♣" for rank in range(2, 15)) * 2
+from ..tabletop import DECK
+
 BLACK_MARIA = Card(12, "♠")
 
 

@@ -1,0 +1,212 @@
+"""The one table the benchmark prints: the figures, section by section, with the budgets beside them."""
+
+import gzip
+import math
+import os
+import re
+
+from bench import REPOSITORY
+from bench.browser import CHROMIUM, CPU_SLOWDOWN, LIVE_PATIENCE
+from bench.games import LONG_HANDS, SHORT_HANDS
+from bench.measure import LIVE_CLIENTS, POLL_EVERY, Spread
+from bench.server import THREADS, TRIVIAL
+
+KB = 1024
+BUDGETS = {
+    "table": "table view of the long game at most 3x the trivial route",
+    "state": "live-state request at most 1.5x the trivial route",
+    "sql": "SQL statements per page constant and at most 6",
+    "first load": "table view first load at most 30 KB uncompressed",
+    "unchanged poll": "an unchanged poll at most 300 bytes",
+    "live update": "live update visible on the second page within 2.5 s",
+}
+
+
+class Report:
+    """The one table, and whether each budget was met."""
+
+    COLUMNS = ("measure", "median", "min - max", "x trivial", "note", "budget", "met")
+
+    def __init__(self):
+        self.rows = []
+        self.verdicts = {}
+
+    def section(self, title):
+        self.rows.append((title,))
+
+    def row(self, measure, median="", spread="", ratio="", note="", budget="", met=None, counts_for=None):
+        """One row; a budget named in ``counts_for`` is met only if all its rows are."""
+        if counts_for is not None:
+            self.verdicts[counts_for] = self.verdicts.get(counts_for, True) and met
+        self.rows.append(("  " + measure, median, spread, ratio, note, budget,
+                          {True: "yes", False: "NO", None: ""}[met]))
+
+    def render(self):
+        cells = [row for row in self.rows if len(row) > 1]
+        widths = [max(len(str(row[column])) for row in [self.COLUMNS, *cells]) for column in range(len(self.COLUMNS))]
+        lines = ["  ".join(name.ljust(width) for name, width in zip(self.COLUMNS, widths)).rstrip()]
+        lines.append("  ".join("-" * width for width in widths))
+        for row in self.rows:
+            if len(row) == 1:
+                lines.append(row[0])
+            else:
+                lines.append("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip())
+        return "\n".join(lines)
+
+    def summary(self):
+        """Which budgets were met, missed or skipped."""
+        lines = []
+        for key, text in BUDGETS.items():
+            verdict = self.verdicts.get(key)
+            word = "met" if verdict else "MISSED" if verdict is False else "skipped"
+            lines.append(f"  {word:7}  {text}")
+        met = sum(1 for verdict in self.verdicts.values() if verdict)
+        checked = sum(1 for verdict in self.verdicts.values() if verdict is not None)
+        return f"Budgets met: {met} of {checked} checked.\n" + "\n".join(lines)
+
+
+def ms(seconds):
+    value = seconds * 1000
+    return f"{value:.3g} ms" if value < 100 else f"{value:.0f} ms"
+
+
+def seconds(value):
+    return f"never (> {LIVE_PATIENCE} s)" if value == math.inf else f"{value:.2f} s"
+
+
+def ms_range(spread):
+    return f"{ms(spread.low)} - {ms(spread.high)}"
+
+
+def kilobytes(size):
+    return f"{size / KB:.1f} KB"
+
+
+def report_times(report, timings, settings):
+    """Section 1: server time per request, as ratios to the trivial route."""
+    report.section(f"1. Server time per request over keep-alive HTTP (rounds: {settings.rounds})")
+    rows = [  # label, what, the most x trivial allowed, the budget it counts for
+        ("trivial", f"GET {TRIVIAL} (baseline)", None, None),
+        ("table", "table view, long game (scorer)", 3.0, "table"),
+        ("watch", "read-only view /watch, long game", None, None),
+        ("state 200", "live state, 200", 1.5, "state"),
+        ("state 304", "live state, 304 (If-None-Match)", 1.5, "state"),
+        ("record", "record a hand (POST, scorer)", None, None),
+        ("settle", "settle a trick (/settle.json, 11 cards)", None, None),
+        ("export", "export.json, long game", None, None),
+    ]
+    for label, measure, most, key in rows:
+        time_taken, ratio = timings.spread(label), timings.ratio(label)
+        report.row(measure, ms(time_taken.median), ms_range(time_taken), f"{ratio:.2f}x",
+                   budget="" if most is None else f"<= {most:g}x", met=None if most is None else ratio <= most,
+                   counts_for=key)
+
+
+def report_load(report, load, settings):
+    """Section 1, continued: eleven phones polling."""
+    latency = Spread.of(load.latencies)
+    statuses = ", ".join(f"{count} x {status}" for status, count in sorted(load.statuses.items()))
+    report.row(f"{LIVE_CLIENTS} phones polling every {POLL_EVERY:g} s with ETag, {settings.poll_seconds:g} s",
+               ms(latency.median), ms_range(latency),
+               note=f"{load.requests / load.seconds:.1f} requests/s; {statuses}")
+    share = load.cpu_seconds / load.seconds
+    report.row("  server CPU meanwhile", f"{share:.1%} of a core",
+               note=f"{load.requests / max(load.cpu_seconds, 1e-9):.0f} polls per CPU-second")
+
+
+def report_statements(report, counts):
+    """Section 2: SQL statements per page for 4 and 40 hands."""
+    report.section(f"2. SQL statements per page (in-process, test client), {SHORT_HANDS} / {LONG_HANDS} hands")
+    for page, (short, long) in counts.items():
+        met = short == long and long <= 6
+        report.row(page, f"{short} / {long}", note="" if short == long else "grows with hands",
+                   budget="constant, <= 6", met=met, counts_for="sql")
+
+
+def report_bytes(report, load, unchanged, changed, refetched, hands):
+    """Section 3: bytes of the first load and of live-update polls."""
+    report.section("3. Bytes sent (bodies; polls include status line and headers)")
+    report.row("table view first load, long game (scorer)", kilobytes(load.total), note="HTML + CSS + JS",
+               budget="<= 30 KB uncompressed", met=load.total <= 30 * KB, counts_for="first load")
+    report.row("  of which HTML", kilobytes(len(load.html)), note=f"inline SVG {kilobytes(load.inline_svg)}")
+    report.row("  of which CSS", kilobytes(load.kind(".css")), note=", ".join(load.named(".css")))
+    report.row("  of which JS", kilobytes(load.kind(".js")), note=", ".join(load.named(".js")))
+    report.row("  the same, gzipped (level 6, each file)", kilobytes(load.gzipped))
+    closes = unchanged.header("Connection") == "close"
+    report.row("live poll, nothing changed (304)", f"{unchanged.sent_bytes} B",
+               note=f"{len(unchanged.headers)} headers" + ("; Connection: close, so every poll reconnects"
+                                                          if closes else ""),
+               budget="<= 300 B", met=unchanged.sent_bytes <= 300, counts_for="unchanged poll")
+    report.row("live poll, a hand was added (200 JSON)", f"{changed.sent_bytes} B", note=f"body {len(changed.body)} B")
+    report.row(f"then the page live.js refetches (/watch, {hands} hands)", kilobytes(len(refetched.body)),
+               note=f"gzip {kilobytes(len(gzip.compress(refetched.body, compresslevel=6)))}")
+
+
+def report_growth(report, timings, settings):
+    """Section 4: the table view's time for games of growing length; per hand it must not rise."""
+    report.section("4. Growth: table view (scorer) by game length")
+    per_hand = [timings.ratio(f"growth {hands}") / hands for hands in settings.growth]
+    for index, hands in enumerate(settings.growth):
+        time_taken = timings.spread(f"growth {hands}")
+        budget, met = "", None
+        if index:
+            budget, met = "per hand <= 1.25x the size before", per_hand[index] <= 1.25 * per_hand[index - 1]
+        report.row(f"table view, {hands} hands", ms(time_taken.median), ms_range(time_taken),
+                   f"{timings.ratio(f'growth {hands}'):.2f}x", f"{ms(time_taken.median / hands)} per hand",
+                   budget, met)
+    first, last = settings.growth[0], settings.growth[-1]
+    step = (timings.spread(f"growth {last}").median - timings.spread(f"growth {first}").median) / (last - first)
+    report.row(f"cost of one more hand ({first} to {last} hands)", ms(step),
+               note="the per-hand checks compare x trivial / hands")
+
+
+def live_js_poll_seconds():
+    """How often the pages' own script (static/live.js) asks for the live state."""
+    with open(os.path.join(REPOSITORY, "static", "live.js"), encoding="utf-8") as live_js:
+        script = live_js.read()
+    return int(re.search(r"var EVERY = (\d+);", script).group(1)) / 1000
+
+
+def report_browser(report, figures):
+    """Section 6: the browser figures."""
+    report.section(f"6. In headless Chromium ({CHROMIUM})")
+    if figures is None:
+        report.row("skipped: no chromium")
+        return
+    delays, paints = Spread.of(figures.live_delays), Spread.of(figures.first_paints)
+    report.row("Save on the hand form -> change shown on /watch", seconds(delays.median),
+               f"{seconds(delays.low)} - {seconds(delays.high)}",
+               note=f"saves: {len(figures.live_delays)}; /watch polls every {live_js_poll_seconds():g} s",
+               budget="<= 2.5 s, every save", met=delays.high <= 2.5, counts_for="live update")
+    report.row(f"first contentful paint, table view, CPU {CPU_SLOWDOWN}x slower", ms(paints.median),
+               ms_range(paints), note="phone viewport, cold cache, long game")
+
+
+def build_report(results, settings):
+    """The table, section by section."""
+    report = Report()
+    report_times(report, results.timings, settings)
+    report_load(report, results.polling, settings)
+    report_statements(report, results.statements)
+    report_bytes(report, results.first_load, *results.polls, results.refetched_hands)
+    report_growth(report, results.timings, settings)
+    report.section("5. Memory")
+    report.row("peak resident memory of the server process (VmHWM)", f"{results.peak_memory / KB / KB:.1f} MB")
+    report_browser(report, results.browser)
+    return report
+
+
+def notes(results, settings):
+    """What the figures are, printed above the table."""
+    return [
+        f"Server: waitress ({THREADS} threads) in a subprocess on 127.0.0.1:{results.port}, "
+        "fresh SQLite database in a temporary folder.",
+        f"Baseline 'trivial': GET {TRIVIAL}, a view returning \"ok\" that this benchmark registers on its "
+        "own app object before serving (not part of the app).",
+        f"Games: 11 players, never ending; the long game has {LONG_HANDS} hands, every second one with a "
+        "trick log. Record-a-hand runs on another such game, one hand more per request.",
+        f"Timings: median, min and max over {settings.rounds} round(s) of the median request in a burst of "
+        f">= {settings.round_seconds:g} s (>= {settings.least_requests} requests) on a keep-alive http.client "
+        f"connection; x trivial: median over rounds of the ratio to a {settings.baseline_seconds:g} s burst of "
+        "the trivial route just before. 1 KB = 1024 bytes.",
+    ]

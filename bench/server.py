@@ -1,0 +1,165 @@
+"""The app served by waitress in a subprocess on 127.0.0.1, and the HTTP client the benchmark talks to it with.
+
+``python -m bench.server DATABASE_URI`` (from the repository root) is the
+subprocess: it prints its port, then serves until terminated.
+"""
+
+import http.client
+import os
+import secrets
+import subprocess
+import sys
+from contextlib import contextmanager
+from dataclasses import dataclass
+from http.cookies import SimpleCookie
+from urllib.parse import urlencode
+
+from bench import REPOSITORY
+from scorekeeper import create_app
+
+THREADS = 4  # as `flask --app scorekeeper serve` runs waitress
+TRIVIAL = "/bench/trivial"
+
+
+def app_config(database_uri):
+    """A fresh app's configuration: this database, a throwaway secret key."""
+    return {"SQLALCHEMY_DATABASE_URI": database_uri, "SECRET_KEY": secrets.token_hex(32)}
+
+
+def serve(database_uri):
+    """The server subprocess: the app plus the benchmark's trivial route, served by waitress."""
+    import waitress
+
+    app = create_app(app_config(database_uri))
+    app.add_url_rule(TRIVIAL, "bench_trivial", lambda: "ok")
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=THREADS, ident="scorekeeper")
+    print(server.effective_port, flush=True)
+    server.run()
+
+
+class Server:
+    """The server subprocess: its port, CPU time and peak memory."""
+
+    def __init__(self, process, port):
+        self.process = process
+        self.port = port
+
+    def cpu_seconds(self):
+        """User plus system CPU time so far, from /proc/<pid>/stat."""
+        with open(f"/proc/{self.process.pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def peak_memory(self):
+        """Peak resident memory in bytes (VmHWM of /proc/<pid>/status)."""
+        with open(f"/proc/{self.process.pid}/status", encoding="ascii") as status:
+            line = next(line for line in status if line.startswith("VmHWM:"))
+        return int(line.split()[1]) * 1024
+
+
+@contextmanager
+def running_server(database_uri, folder):
+    """Start the server subprocess and stop it at the end, whatever happens."""
+    log_path = os.path.join(folder, "server.log")
+    with open(log_path, "w", encoding="utf-8") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bench.server", database_uri],
+            cwd=REPOSITORY, stdout=subprocess.PIPE, stderr=log, text=True,
+        )
+    try:
+        port = process.stdout.readline().strip()
+        if not port.isdigit():
+            with open(log_path, encoding="utf-8") as log:
+                raise RuntimeError(f"the server did not start:\n{log.read()}")
+        yield Server(process, int(port))
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        process.stdout.close()
+
+
+def checked_status(status, expected, what):
+    """Stop the run when a page answers other than it should (``expected`` None: any answer will do)."""
+    if expected is not None and status != expected:
+        raise RuntimeError(f"{what} answered {status}, expected {expected}")
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One HTTP response as received."""
+
+    status: int
+    reason: str
+    headers: list[tuple[str, str]]
+    body: bytes
+
+    def header(self, name):
+        return next((value for key, value in self.headers if key.lower() == name.lower()), None)
+
+    @property
+    def text(self):
+        return self.body.decode("utf-8")
+
+    @property
+    def sent_bytes(self):
+        """Status line, headers and body, rebuilt from the parsed response as the server sent them."""
+        head = f"HTTP/1.1 {self.status} {self.reason}\r\n"
+        head += "".join(f"{key}: {value}\r\n" for key, value in self.headers) + "\r\n"
+        return len(head.encode("latin-1")) + len(self.body)
+
+    def new_session(self):
+        """The session cookie this response sets, if any."""
+        for key, value in self.headers:
+            if key.lower() == "set-cookie":
+                cookie = SimpleCookie(value)
+                if "session" in cookie:
+                    return cookie["session"].value
+        return None
+
+
+class Client:
+    """One keep-alive HTTP/1.1 connection to the server, sending a session cookie if given."""
+
+    def __init__(self, port, cookie=None):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.cookie = cookie
+
+    def get(self, path, headers=None, expect=200):
+        return self.request("GET", path, None, headers or {}, expect)
+
+    def post(self, path, fields, expect=302):
+        headers = {"Content-Type": "application/x-www-form-urlencoded"}
+        return self.request("POST", path, urlencode(fields), headers, expect)
+
+    def request(self, method, path, body, headers, expect):
+        if self.cookie:
+            headers = {**headers, "Cookie": f"session={self.cookie}"}
+        self.connection.request(method, path, body=body, headers=headers)
+        response = self.connection.getresponse()
+        reply = Reply(response.status, response.reason, response.getheaders(), response.read())
+        checked_status(reply.status, expect, f"{method} {path}")
+        return reply
+
+    def close(self):
+        self.connection.close()
+
+
+def scorer_cookie(port, games):
+    """A session cookie holding the scorer key of every game (and a CSRF secret), as one phone's."""
+    client = Client(port)
+    try:
+        for game in games.values():
+            client.cookie = client.get(f"/games/{game.id}/scorer/{game.scorer_key}", expect=302).new_session()
+        # The form puts the CSRF secret in the session and shows (so clears) the flashed messages.
+        client.cookie = client.get(f"/games/{games['record'].id}/hands/new").new_session() or client.cookie
+        return client.cookie
+    finally:
+        client.close()
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1])

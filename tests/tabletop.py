@@ -1,0 +1,235 @@
+"""What the tests and the benchmark put on the table: the one home of their test data.
+
+The double deck; random legal takings, hands and trick logs, and random game
+documents in the export format of docs/game-format.md; and the app's forms
+filled in the way its pages are (CSRF token and hidden fields included).
+
+The engine parts import only ``scorekeeper.rules``, so ``tests/unit`` can use
+them without an app; whatever needs the app or its database imports it
+inside the function.
+"""
+
+import html
+import re
+from dataclasses import dataclass
+
+from scorekeeper import rules
+
+ELEVEN = ["Ana", "Bo", "Caio", "Dee", "Eli", "Fay", "Gil", "Hana", "Ivo", "Jun", "Kai"]  # the largest table
+SIX = ELEVEN[:6]  # the smallest table
+# The names random games seat: accents, spaces and letters beyond ASCII.
+PLAYER_NAMES = [
+    "Ana", "Bo", "Caio", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "João",
+    "Kåre", "Lía", "Mei", "Nur Aisyah", "Øyvind", "Zoë", "Siti", "Tomás",
+]
+# Both decks, suit by suit, 2 to ace (R2).
+DECK = tuple(rules.Card(rank, suit) for suit in rules.SUITS for rank in range(2, 15)) * rules.COPIES
+GAME_FORMAT = "scorekeeper/cancellation-hearts"  # fixed by docs/game-format.md, as other tools read it
+GAME_VERSION = 1
+CSRF_FIELD = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+HIDDEN_FIELD = re.compile(r'<input type="hidden" name="(revision|number)" value="([^"]*)"')
+
+
+# --- Random legal hands ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandMix:
+    """How often a random hand is of each kind; the rest are plain hands with every point collected."""
+
+    moon: float = 0.12  # one seat takes everything (R15)
+    reserved: float = 0.18  # the last trick was reserved, leaving points uncollected (R13)
+    played: float = 0.12  # played trick by trick from a shuffled double deck, with its trick log
+    whole: float = 0.7  # of the played hands, those played to the last trick
+    kitty_known: float = 0.7  # of the played hands with a kitty, those whose kitty was turned over
+
+
+MIXED = HandMix()
+
+
+def random_taken(rng, players, hearts=rules.HEARTS_IN_HAND, marias=rules.MARIAS_IN_HAND):
+    """``hearts`` and ``marias`` spread at random among ``players`` seats, as each seat's takings."""
+    counts = [[0, 0] for _seat in range(players)]
+    for _heart in range(hearts):
+        counts[rng.randrange(players)][0] += 1
+    for _maria in range(marias):
+        counts[rng.randrange(players)][1] += 1
+    return [rules.Taken(seat_hearts, seat_marias) for seat_hearts, seat_marias in counts]
+
+
+def random_played_hand(rng, players, first_leader, whole=0.7, kitty_known=0.7):
+    """A shuffled double deck played trick by trick: the engine's ``HandPlay`` and the hand's trick log.
+
+    The kitty is known with chance ``kitty_known`` (when the deal has one),
+    and every trick is played with chance ``whole`` (else some of them). A
+    lead the engine warns about is confirmed, as the table would.
+    """
+    the_deal = rules.deal(players)
+    deck = list(DECK)
+    rng.shuffle(deck)
+    known = the_deal.kitty > 0 and rng.random() < kitty_known
+    kitty = deck[:the_deal.kitty] if known else []
+    cards = deck[the_deal.kitty:]
+    tricks = the_deal.tricks if rng.random() < whole else rng.randrange(the_deal.tricks)
+    play = rules.HandPlay(players, first_leader, kitty)
+    played = []
+    for number in range(tricks):
+        trick = cards[number * players:(number + 1) * players]
+        try:
+            play.check_lead(trick[0])
+            confirmed = False
+        except rules.IllegalLead:
+            confirmed = True  # the table said the leader held nothing else
+        play.play(trick, confirm=confirmed)
+        played.append({"cards": [str(card) for card in trick], "confirmed": confirmed})
+    log = {"first_leader": first_leader, "kitty": [str(card) for card in kitty] or None, "played": played}
+    return play, log
+
+
+def random_hand(rng, players, number, first_dealer, mix=MIXED):
+    """Hand ``number`` at random, of a kind drawn from ``mix``: its ``rules.HandRecord`` and its document entry."""
+    kind = rng.random()
+    tricks = None
+    if kind < mix.moon:
+        shooter = rng.randrange(players)
+        everything = rules.Taken(rules.HEARTS_IN_HAND, rules.MARIAS_IN_HAND)
+        taken = [everything if seat == shooter else rules.NOTHING for seat in range(players)]
+    elif kind < mix.moon + mix.reserved:
+        # Up to a trick's worth of hearts, and maybe a Black Maria, stay uncollected (R13).
+        taken = random_taken(rng, players, rules.HEARTS_IN_HAND - rng.randint(1, players),
+                             rules.MARIAS_IN_HAND - rng.randint(0, 1))
+    elif kind < mix.moon + mix.reserved + mix.played:
+        leader = rules.next_hand(number, first_dealer, players).leader
+        play, tricks = random_played_hand(rng, players, leader, mix.whole, mix.kitty_known)
+        taken = [play.taken[seat] for seat in range(players)] if play.finished else random_taken(rng, players)
+    else:
+        taken = random_taken(rng, players)
+    shooter = rules.moon_shooter(dict(enumerate(taken)))
+    moon = None if shooter is None else rng.choice(list(rules.Moon))
+    uncollected = rules.check_takings(dict(enumerate(taken)))
+    entry = {
+        "number": number,
+        "taken": [{"hearts": seat_taken.hearts, "marias": seat_taken.marias} for seat_taken in taken],
+        "uncollected": {"hearts": uncollected.hearts, "marias": uncollected.marias},
+        "moon": None if moon is None else moon.value,
+        "tricks": tricks,
+    }
+    return rules.HandRecord(tuple(taken), moon), entry
+
+
+# --- Game documents ---------------------------------------------------------------
+
+
+def game_document(name, names, first_dealer, target, hands):
+    """A game in the export format (the facts an import reads); ``hands`` are entries from ``random_hand``."""
+    return {
+        "format": GAME_FORMAT, "version": GAME_VERSION, "name": name, "target": target,
+        "players": list(names), "first_dealer": first_dealer, "hands": list(hands),
+    }
+
+
+def random_game_document(rng, name, fewest_hands=0, most_hands=5):
+    """A valid game at random: 6-11 players, a target, hands of every kind until the count or the game's end."""
+    players = rng.randint(rules.MIN_PLAYERS, rules.MAX_PLAYERS)
+    first_dealer = rng.randrange(players)
+    target = rng.choice([30, 60, 100, 150])
+    records, hands = [], []
+    for number in range(1, rng.randint(fewest_hands, most_hands) + 1):
+        if rules.score_game(players, first_dealer, target, records).over:
+            break
+        record, entry = random_hand(rng, players, number, first_dealer)
+        records.append(record)
+        hands.append(entry)
+    return game_document(name, rng.sample(PLAYER_NAMES, players), first_dealer, target, hands)
+
+
+def store_games(app, documents):
+    """Store game documents in ``app``'s database as one restored backup; return each game's (id, scorer key)."""
+    from scorekeeper.backup import FORMAT, VERSION, restore_document
+
+    with app.app_context():
+        games = restore_document({"format": FORMAT, "version": VERSION, "games": documents})
+        return [(game.id, game.scorer_key) for game in games]
+
+
+# --- The app's forms, as its pages fill them ------------------------------------------
+
+
+def form_fields(page):
+    """The hidden fields of the first form in ``page`` (CSRF token, revision, number), as a browser sends them."""
+    fields = {"csrf_token": CSRF_FIELD.search(page).group(1)}
+    for name, value in HIDDEN_FIELD.findall(page):
+        fields.setdefault(name, value)
+    return fields
+
+
+def hidden_fields(client, url):
+    """The hidden fields of the first form at ``url``, fetched with a Flask test client."""
+    return form_fields(client.get(url).get_data(as_text=True))
+
+
+def csrf_token(client, url):
+    """The CSRF token of the form at ``url``, as a browser would find it."""
+    return hidden_fields(client, url)["csrf_token"]
+
+
+def game_form(names, first_dealer=0, target="150", name=""):
+    """The new-game form's fields for these players."""
+    fields = {"name": name, "target": str(target), "first_dealer": str(first_dealer)}
+    fields.update({f"players-{seat}": player for seat, player in enumerate(names)})
+    return fields
+
+
+def hand_form(taken, number, moon=None, reserved=False):
+    """The hand form's fields: ``taken`` is a list of (hearts, marias) in seat order."""
+    fields = {"number": str(number)}
+    for seat, (hearts, marias) in enumerate(taken):
+        fields[f"takings-{seat}-hearts"] = str(hearts)
+        fields[f"takings-{seat}-marias"] = str(marias)
+    if moon:
+        fields["moon"] = moon
+    if reserved:
+        fields["last_trick_reserved"] = "y"
+    return fields
+
+
+def create_game(client, names=SIX, first_dealer=0, target=150, name="Friday"):
+    """Create a game through the form; return its id."""
+    fields = game_form(names, first_dealer, target, name)
+    fields["csrf_token"] = csrf_token(client, "/games/new")
+    response = client.post("/games/new", data=fields)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return int(response.headers["Location"].rsplit("/", 1)[1])
+
+
+def post_hand(client, game_id, taken, number=None, moon=None, reserved=False):
+    """Submit the record-a-hand form (or a correction when ``number`` is recorded)."""
+    if number is None:
+        from scorekeeper.models import Game, db
+
+        with client.application.app_context():
+            number = len(db.session.get(Game, game_id).hands) + 1
+        url = f"/games/{game_id}/hands/new"
+    else:
+        url = f"/games/{game_id}/hands/{number}"
+    fields = {**hidden_fields(client, url), **hand_form(taken, number, moon, reserved)}
+    return client.post(url, data=fields)
+
+
+def record_hand(client, game_id, taken, moon=None, reserved=False):
+    """Record the next hand and check it was accepted."""
+    response = post_hand(client, game_id, taken, moon=moon, reserved=reserved)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return response
+
+
+def exported(client, game_id):
+    """The game's export document."""
+    return client.get(f"/games/{game_id}/export.json").get_json()
+
+
+def text_of(response):
+    """The page's visible text, whitespace folded, for plain assertions."""
+    page = response.get_data(as_text=True)
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page))).strip()
