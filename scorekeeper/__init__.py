@@ -39,13 +39,17 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)
 
-    from . import backup, exchange, explain, games, i18n, live, migrate, models, pages, serving, tricks
+    from . import backup, exchange, explain, games, hands, i18n, live, migrate, models, pages, rules, serving, tricks
 
     # Ids in paths stop where the database's integers stop: past that, a 404.
     app.url_map.converters["int"] = DatabaseIdConverter
 
     i18n.init_app(app)
     app.jinja_env.filters["explain"] = explain.explain
+    # Pages take the rules' numbers from the engine, never from a literal.
+    app.jinja_env.globals.update(
+        HEARTS_IN_HAND=rules.HEARTS_IN_HAND, MARIAS_IN_HAND=rules.MARIAS_IN_HAND, MOON_POINTS=rules.SEEDS.moon_points,
+    )
     # Block tags leave no blank lines or indentation behind: pages stay light.
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
@@ -53,6 +57,7 @@ def create_app(test_config=None):
     with app.app_context():
         migrate.upgrade()  # creates the tables on first start, upgrades an older database
     app.register_blueprint(games.bp)
+    app.register_blueprint(hands.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(tricks.bp)
     app.register_blueprint(pages.bp)

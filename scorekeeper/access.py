@@ -6,17 +6,32 @@ everyone else sees the game read-only.
 """
 
 import hmac
-import secrets
 
 from flask import abort, session
+from sqlalchemy.orm import joinedload, selectinload
+
+from .models import Game, Hand, TrickLog, db
 
 SESSION_KEYS = "scorer_keys"
 KEPT_GAMES = 40  # the session cookie stays small: the newest games' keys
 
+GAME_LOADING = [
+    joinedload(Game.players),
+    selectinload(Game.hands).joinedload(Hand.takings),
+    selectinload(Game.trick_logs).selectinload(TrickLog.tricks),
+    selectinload(Game.changes),
+]
 
-def new_scorer_key():
-    """An unguessable key for a new game."""
-    return secrets.token_urlsafe(24)
+
+def load_game(game_id, scorer=False):
+    """The game with all it holds in a fixed number of queries (six at most), or 404.
+
+    With ``scorer``, a device without the game's scorer key is refused (403).
+    """
+    game = db.get_or_404(Game, game_id, options=GAME_LOADING)
+    if scorer:
+        require_scorer(game)
+    return game
 
 
 def grant(game):

@@ -15,7 +15,7 @@ import click
 from flask.cli import with_appcontext
 from sqlalchemy.orm import selectinload
 
-from . import exchange
+from . import exchange, table
 from .exchange import DocumentError, dumps, export_game, read_game
 from .models import Game, Hand, TrickLog, db
 
@@ -42,27 +42,28 @@ def backup_document():
 
 @contextmanager
 def _one_moment():
-    """Read in one transaction, so that a hand recorded or removed meanwhile is wholly in or out.
+    """Read in one snapshot, so that a hand recorded or removed meanwhile is wholly in or out.
 
-    Python's sqlite3 runs each SELECT on its own unless a transaction is open,
-    and the games are read with several SELECTs; a table may be playing while
-    the backup runs. In WAL mode the open read blocks no writer. A session
-    with changes of its own is left alone: its transaction is the caller's.
+    The games are read with several SELECTs while a table may be playing.
+    Python's sqlite3 runs each SELECT on its own unless a transaction is
+    open, so one is begun (in WAL mode the open read blocks no writer);
+    PostgreSQL's default isolation gives each statement its own snapshot, so
+    the transaction is REPEATABLE READ. A session with changes of its own is
+    left alone: its transaction is the caller's.
     """
     session = db.session
-    connection = session.connection()
-    begin = (
-        connection.dialect.name == "sqlite"
-        and not connection.connection.dbapi_connection.in_transaction
-        and not (session.new or session.dirty or session.deleted)
-    )
-    if begin:
-        connection.exec_driver_sql("BEGIN")
+    if session.new or session.dirty or session.deleted:
+        yield
+        return
+    session.rollback()  # nothing to lose: begin the snapshot afresh
+    if session.get_bind().dialect.name == "sqlite":
+        session.connection().exec_driver_sql("BEGIN")
+    else:
+        session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
     try:
         yield
     finally:
-        if begin:
-            session.rollback()  # nothing was written: this only ends the transaction begun above
+        session.rollback()  # nothing was written: this only ends the snapshot
 
 
 def parse_backup(text):
@@ -103,12 +104,9 @@ def restore_document(document):
         except DocumentError as error:
             raise DocumentError(f"{_which_game(index, len(documents), game_document)}: {error}") from None
     try:
-        db.session.add_all(games)
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
-        raise
-    return games
+        return table.restore_backup(games)
+    except table.Conflict:
+        raise DocumentError("The database refused the games.") from None
 
 
 def _which_game(index, count, game_document):

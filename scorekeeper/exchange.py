@@ -6,15 +6,15 @@ ignored on import, where everything is recomputed by the rules engine.
 """
 
 import json
-from datetime import date
 
 import click
 from flask.cli import with_appcontext
 
-from . import rules
+from . import rules, table
+from .explain import describe
 from .forms import player_name_errors
 from .i18n import _
-from .models import GAME_NAME_LENGTH, LARGEST_TARGET, Game, Hand, Player, Trick, TrickLog, cards_text, db
+from .models import GAME_NAME_LENGTH, LARGEST_TARGET, Game, db
 
 FORMAT = "scorekeeper/cancellation-hearts"
 VERSION = 1
@@ -113,7 +113,7 @@ def _field(mapping, key, where):
 
 
 def read_game(document):
-    """Check a document completely and return a new, unsaved ``Game`` (or raise ``DocumentError``)."""
+    """Check a document completely and return its ``table.GameFacts`` (or raise ``DocumentError``)."""
     if not isinstance(document, dict):
         raise DocumentError(_("The document must be a JSON object describing one game."))
     if document.get("format") != FORMAT:
@@ -149,33 +149,20 @@ def read_game(document):
     hands = _field(document, "hands", where)
     if not isinstance(hands, list):
         raise DocumentError(_("\"hands\" must be a list."))
-    records = [_read_hand(hand, number, len(names)) for number, hand in enumerate(hands, start=1)]
-    logs = [_read_tricks(hand, number, len(names)) for number, hand in enumerate(hands, start=1)]
+    records = [_read_hand(hand, number, names) for number, hand in enumerate(hands, start=1)]
+    logs = [_read_tricks(hand, number, names) for number, hand in enumerate(hands, start=1)]
     try:
         rules.score_game(len(names), first_dealer, target, records)
     except rules.HandAfterGameOver as error:
         raise DocumentError(_(
             "The game was over after hand %(number)d (R16), but the document has hands after it.",
             number=error.ended_after)) from None
-
-    game = Game(
-        name=name.strip() or date.today().isoformat(),
-        target=target,
-        first_dealer=first_dealer,
-        players=[Player(seat=seat, name=player) for seat, player in enumerate(names)],
-    )
-    for number, (record, log) in enumerate(zip(records, logs), start=1):
-        hand = Hand(number=number)
-        hand.set_facts(record)
-        game.hands.append(hand)
-        if log is not None:
-            log.hand = hand
-            game.trick_logs.append(log)
-    return game
+    return table.GameFacts(name, target, first_dealer, tuple(names), tuple(records), tuple(logs))
 
 
-def _read_hand(hand, number, players):
-    """One hand of a document as an engine record, checked against R13-R15."""
+def _read_hand(hand, number, names):
+    """One hand of a document as an engine record, checked through the engine (R13-R15)."""
+    players = len(names)
     where = _("Hand %(number)d", number=number)
     if not isinstance(hand, dict):
         raise DocumentError(_("%(where)s must be a JSON object.", where=where))
@@ -187,32 +174,25 @@ def _read_hand(hand, number, players):
             "%(where)s: \"taken\" must list one entry per player (%(count)d).", where=where, count=players))
     takings = tuple(_read_taken(entry, where) for entry in taken)
     uncollected = _read_taken(_field(hand, "uncollected", where), where, "uncollected")
-    try:
-        left_over = rules.check_takings(dict(enumerate(takings)))
-    except ValueError:
-        raise DocumentError(_(
-            "%(where)s: more than 26 hearts or 2 Black Marias were taken (R14).", where=where)) from None
-    if uncollected != left_over:
-        raise DocumentError(_(
-            "%(where)s: hearts taken plus uncollected must make 26, and Black Marias 2 (R13, R14).",
-            where=where))
     moon = _field(hand, "moon", where)
     if moon not in (None, rules.Moon.SUBTRACT.value, rules.Moon.ADD.value):
         raise DocumentError(_("%(where)s: \"moon\" must be null, \"subtract\" or \"add\".", where=where))
-    shooter = rules.moon_shooter(dict(enumerate(takings)))
-    if moon is not None and shooter is None:
+    record = rules.HandRecord(takings, None if moon is None else rules.Moon(moon))
+    try:
+        left_over = rules.check_takings(dict(enumerate(takings)))
+        rules.score_hand(dict(enumerate(takings)), moon)
+    except rules.RuleError as error:
+        raise DocumentError(_("%(where)s: %(problem)s", where=where, problem=describe(error, names))) from None
+    if uncollected != left_over:
         raise DocumentError(_(
-            "%(where)s has a moon choice, but nobody took all 26 hearts and both Black Marias (R15).",
-            where=where))
-    if moon is None and shooter is not None:
-        raise DocumentError(_(
-            "%(where)s: seat %(seat)d shot the moon, but the choice (\"subtract\" or \"add\") is missing (R15).",
-            where=where, seat=shooter))
-    return rules.HandRecord(takings, None if moon is None else rules.Moon(moon))
+            "%(where)s: hearts taken plus uncollected must make %(hearts)d, and Black Marias %(marias)d (R13, R14).",
+            where=where, hearts=rules.HEARTS_IN_HAND, marias=rules.MARIAS_IN_HAND))
+    return record
 
 
-def _read_tricks(hand, number, players):
-    """A hand's optional trick log as an unsaved ``TrickLog``, checked by replaying it (R6-R13)."""
+def _read_tricks(hand, number, names):
+    """A hand's optional trick log as a ``table.PlayedLog``, checked by replaying it (R6-R13)."""
+    players = len(names)
     where = _("Hand %(number)d", number=number)
     tricks = hand.get("tricks")
     if tricks is None:
@@ -223,42 +203,39 @@ def _read_tricks(hand, number, players):
     if not _whole(first_leader) or not 0 <= first_leader < players:
         raise DocumentError(_("%(where)s: the tricks' \"first_leader\" must be a seat.", where=where))
     kitty = tricks.get("kitty")
-    log = TrickLog(first_leader=first_leader)
-    try:
-        if kitty is not None:
-            if not isinstance(kitty, list) or len(kitty) != rules.deal(players).kitty:
-                raise ValueError("kitty size")
-            log.kitty = cards_text(rules.parse_cards(kitty))
-        for trick_number, trick in enumerate(tricks["played"], start=1):
-            if not isinstance(trick, dict) or not isinstance(trick.get("cards"), list) \
-                    or not isinstance(trick.get("confirmed", False), bool):
-                raise ValueError("trick shape")
-            cards = rules.parse_cards(trick["cards"])
-            log.tricks.append(Trick(number=trick_number, cards=cards_text(cards), confirmed=trick.get("confirmed", False)))
-        log.replay(players)
-    except ValueError:
+    played = tricks["played"]
+    if (kitty is not None and not isinstance(kitty, list)) or not all(
+        isinstance(trick, dict) and isinstance(trick.get("cards"), list)
+        and isinstance(trick.get("confirmed", False), bool)
+        for trick in played
+    ):
         raise DocumentError(_(
             "%(where)s: the tricks cannot have been played as written (cards, kitty, leads or trick sizes; R2-R13).",
-            where=where)) from None
+            where=where))
+    try:
+        log = table.PlayedLog(
+            first_leader,
+            rules.parse_cards(kitty or ()),
+            tuple((rules.parse_cards(trick["cards"]), trick.get("confirmed", False)) for trick in played),
+        )
+        table.check_log(log, players)
+    except rules.RuleError as error:
+        raise DocumentError(_(
+            "%(where)s, tricks: %(problem)s", where=where, problem=describe(error, names))) from None
     return log
 
 
 def _read_taken(entry, where, key="taken"):
-    if not isinstance(entry, dict) or not _whole(entry.get("hearts")) or not _whole(entry.get("marias")):
+    counts = (entry.get("hearts"), entry.get("marias")) if isinstance(entry, dict) else (None, None)
+    if not all(_whole(count) and count >= 0 for count in counts):
         raise DocumentError(_(
             "%(where)s: each \"%(key)s\" entry needs whole numbers \"hearts\" and \"marias\".", where=where, key=key))
-    if not 0 <= entry["hearts"] <= rules.HEARTS_IN_HAND or not 0 <= entry["marias"] <= rules.MARIAS_IN_HAND:
-        raise DocumentError(_(
-            "%(where)s: hearts are 0 to 26 and Black Marias 0 to 2 (R14).", where=where))
     return rules.Taken(entry["hearts"], entry["marias"])
 
 
-def import_text(text):
-    """Create a game from document text in one transaction; return it."""
-    game = read_game(parse_document(text))
-    db.session.add(game)
-    db.session.commit()
-    return game
+def read_text(text):
+    """The ``table.GameFacts`` of a game document's text (bytes or str), or ``DocumentError``."""
+    return read_game(parse_document(text))
 
 
 @click.command("export-game")
@@ -278,9 +255,11 @@ def export_game_command(game_id):
 def import_game_command(file):
     """Create a game from a JSON document FILE ('-' reads standard input) and print its id."""
     try:
-        game = import_text(file.read())
+        game = table.import_game(read_text(file.read()))
     except DocumentError as error:
         raise click.ClickException(str(error)) from None
+    except table.Conflict:
+        raise click.ClickException("The database refused the game; nothing was imported.") from None
     click.echo(game.id)
 
 

@@ -5,8 +5,16 @@ from datetime import timedelta
 from flask import current_app, session
 from werkzeug.datastructures import MultiDict
 from wtforms import (
-    BooleanField, FieldList, FileField, Form, FormField, HiddenField,
-    IntegerField, RadioField, SelectChoice, StringField,
+    BooleanField,
+    FieldList,
+    FileField,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    StringField,
 )
 from wtforms.csrf.session import SessionCSRF
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
@@ -86,12 +94,11 @@ class WholeNumberField(IntegerField):
         if text == "":
             self.data = self.blank
             return
-        if not (text.isascii() and text.isdigit()) or (
-            self.maximum is not None and int(text) > self.maximum
-        ):
+        number = whole_number(text, LARGEST_ID if self.maximum is None else self.maximum)
+        if number is None:
             self.data = None
             raise ValueError(self.message)
-        self.data = int(text)
+        self.data = number
 
 
 class ChoiceField(RadioField):
@@ -159,13 +166,14 @@ class NewGameForm(BaseForm):
     )
 
     def validate_players(self, field):
-        """Names are trimmed, non-empty, at most 40 characters and unique at the table."""
+        """Names are trimmed, non-empty, at most 40 characters and unique at the table.
+
+        How many players a table may have is the engine's to say (R1).
+        """
         for entry in field.entries:
             entry.data = (entry.data or "").strip()
         for seat, message in player_name_errors(self.names).items():
             field.entries[seat].errors.append(message)
-        if not rules.MIN_PLAYERS <= len(field.entries) <= rules.MAX_PLAYERS:
-            raise ValidationError(_("Cancellation Hearts needs 6 to 11 players (R1)."))
         if any(entry.errors for entry in field.entries):
             raise ValidationError(_("Check the names marked below."))
 
@@ -176,8 +184,6 @@ class NewGameForm(BaseForm):
     def validate_target(self, field):
         if field.data is None and not field.errors:
             raise ValidationError(_("Enter the target score; 150 is usual."))
-        if field.data is not None and field.data < 1:
-            raise ValidationError(_("The target is a whole number of points, 1 or more."))
 
     @property
     def names(self):
@@ -193,9 +199,11 @@ MARIA_CHOICES = [SelectChoice(str(count)) for count in range(rules.MARIAS_IN_HAN
 class TakingForm(Form):
     """One player's hearts and Black Marias in a hand (R14)."""
 
+    # How many hearts a hand holds is the engine's to check (R14); the form
+    # only reads a whole number, as many digits as the box takes.
     hearts = WholeNumberField(
-        maximum=rules.HEARTS_IN_HAND, blank=0,
-        message=lazy_gettext("Enter a whole number of hearts from 0 to 26."),
+        maximum=99, blank=0,
+        message=lazy_gettext("Enter the hearts as a whole number, like 0 or 5."),
     )
     marias = ChoiceField(
         choices=MARIA_CHOICES, coerce=int, default=0,
@@ -216,11 +224,36 @@ class HandForm(GameChangeForm):
     )
 
     from_tricks = False  # filled in from a hand played trick by trick
-    hand_errors = ()
+    hand_errors = ()  # the engine's refusal of the hand as a whole, worded
+    conflict = None  # what to say when another device wrote first
 
     def taken(self):
         """The takings as the rules engine sees them, in seat order."""
         return tuple(rules.Taken(entry.hearts.data or 0, entry.marias.data or 0) for entry in self.takings)
+
+    def number_posted(self):
+        """The number of the hand the form was shown for, or None if the post lost it."""
+        return whole_number(self.number.data)
+
+    def seat_rows(self, players):
+        """Exactly one row of takings a player, whatever was posted."""
+        while len(self.takings.entries) < players:
+            self.takings.append_entry()
+        del self.takings.entries[players:]
+
+    def fill_remaining_hearts(self, seat_text):
+        """Give one player the hearts the others did not take (the "Rest" button)."""
+        seat = whole_number(seat_text, len(self.takings.entries) - 1)
+        if seat is None:
+            return
+        others = sum(
+            entry.hearts.data for index, entry in enumerate(self.takings.entries)
+            if index != seat and isinstance(entry.hearts.data, int)
+        )
+        rest = max(rules.HEARTS_IN_HAND - others, 0)
+        entry = self.takings.entries[seat]
+        entry.hearts.data = rest
+        entry.hearts.raw_data = [str(rest)]
 
 
 class ImportForm(BaseForm):
@@ -237,14 +270,37 @@ class ConfirmForm(GameChangeForm):
 
 
 class TrickForm(GameChangeForm):
-    """One trick's cards in play order from the leader (R9)."""
+    """One trick's cards in play order from the leader (R9); the engine reads each card."""
 
     number = HiddenField()
     cards = FieldList(StringField(), min_entries=rules.MIN_PLAYERS)
     confirm = BooleanField()
+
+    illegal_lead = None  # the warning about the lead, once the engine gave one (R6, R8)
+    problem = None  # what was refused about the trick as a whole, in words
+
+    def seat_rows(self, players):
+        """Exactly one card a player, whatever was posted."""
+        while len(self.cards.entries) < players:
+            self.cards.append_entry()
+        del self.cards.entries[players:]
+
+    def validate_cards(self, field):
+        for entry in field.entries:
+            entry.data = (entry.data or "").strip()
+            if not entry.data:
+                entry.errors = [_("Enter this player's card.")]
+        if any(entry.errors for entry in field.entries):
+            raise ValidationError(_("Enter every player's card."))
+
+    def card_texts(self):
+        """The cards as typed, in play order from the leader."""
+        return [entry.data for entry in self.cards.entries]
 
 
 class KittyForm(GameChangeForm):
     """The kitty's cards, as its winner turns it over (R12)."""
 
     cards = StringField()
+
+    problem = None  # what the engine refused in the kitty, in words

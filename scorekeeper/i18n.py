@@ -81,6 +81,11 @@ def number(value):
     return format_decimal(value)
 
 
+def datetime_short(moment):
+    """A date and time, short, the way the reader's language writes them."""
+    return format_datetime(moment, "short")
+
+
 def names_list(names):
     """Names joined the way the reader's language joins a list ("A, B and C")."""
     return format_list(list(names), locale=get_locale() or DEFAULT_LANGUAGE)
@@ -95,7 +100,7 @@ def init_app(app):
     app.jinja_env.filters["number"] = number
     app.jinja_env.filters["names"] = names_list
     app.jinja_env.filters["date"] = format_date
-    app.jinja_env.filters["datetime_short"] = lambda moment: format_datetime(moment, "short")
+    app.jinja_env.filters["datetime_short"] = datetime_short
     app.register_blueprint(bp)
 
     @app.context_processor

@@ -3,7 +3,8 @@
 from flask import Blueprint, abort, jsonify, render_template, request
 
 from . import rules
-from .games import load_game, table_page
+from .access import load_game
+from .games import table_page
 from .models import Game, db
 
 bp = Blueprint("live", __name__)

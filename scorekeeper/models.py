@@ -1,16 +1,15 @@
 """Database models: the facts a table recorded, never anything derived (R17)."""
 
 import json
+import secrets
 import sqlite3
 from datetime import datetime, timezone
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import CheckConstraint, Engine, ForeignKey, Index, String, Text, UniqueConstraint, event, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import CheckConstraint, Engine, ForeignKey, Index, String, Text, UniqueConstraint, event
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from . import rules
-from .access import new_scorer_key
 
 NAME_LENGTH = 40
 GAME_NAME_LENGTH = 80
@@ -29,6 +28,11 @@ def utcnow():
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
+def new_scorer_key():
+    """An unguessable key for a new game."""
+    return secrets.token_urlsafe(24)
+
+
 class Game(db.Model):
     """A game: its players in seating order, the first dealer, the target and its hands."""
 
@@ -37,9 +41,12 @@ class Game(db.Model):
     target: Mapped[int] = mapped_column(CheckConstraint("target >= 1"))
     first_dealer: Mapped[int] = mapped_column(CheckConstraint("first_dealer >= 0"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    # Counts the writes to this game, so that watching phones can ask cheaply
-    # whether anything changed (the state and its ETag).
-    revision: Mapped[int] = mapped_column(default=0)
+    # Counts the writes to this game, creating it the first, so that watching
+    # phones can ask cheaply whether anything changed (the state and its ETag).
+    revision: Mapped[int] = mapped_column(default=1)
+    # The key given to the newest hand: every hand gets a key of its own that
+    # survives renumbering, so the trail can name it (see Change).
+    last_hand_key: Mapped[int] = mapped_column(default=0)
     scorer_key: Mapped[str] = mapped_column(String(64), default=new_scorer_key)
     players: Mapped[list["Player"]] = relationship(
         order_by="Player.seat", cascade="all, delete-orphan", back_populates="game"
@@ -73,9 +80,13 @@ class Game(db.Model):
         """The names at some seats, in the order given."""
         return [self.players[seat].name for seat in seats]
 
-    def scoreboard(self, hands=None):
-        """Everything derived from the recorded hands (or from ``hands`` if given)."""
-        records = [hand.record() for hand in self.hands] if hands is None else hands
+    def records(self):
+        """The recorded hands as the rules engine sees them, in order."""
+        return [hand.record() for hand in self.hands]
+
+    def scoreboard(self, records=None):
+        """Everything derived from the recorded hands (or from ``records`` if given)."""
+        records = self.records() if records is None else records
         return rules.score_game(len(self.players), self.first_dealer, self.target, records)
 
 
@@ -99,6 +110,7 @@ class Hand(db.Model):
 
     __table_args__ = (
         Index("uq_hand_game_id_number", "game_id", "number", unique=True),  # two devices cannot both record hand 3
+        Index("uq_hand_game_id_key", "game_id", "key", unique=True),
         CheckConstraint("uncollected_hearts BETWEEN 0 AND 26"),
         CheckConstraint("uncollected_marias BETWEEN 0 AND 2"),
         CheckConstraint("moon IS NULL OR moon IN ('subtract', 'add')"),
@@ -107,6 +119,7 @@ class Hand(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     number: Mapped[int] = mapped_column(CheckConstraint("number >= 1"))
+    key: Mapped[int]  # the hand's own key in its game, kept through renumbering (Game.last_hand_key)
     moon: Mapped[str | None] = mapped_column(String(8))
     uncollected_hearts: Mapped[int] = mapped_column(default=0)
     uncollected_marias: Mapped[int] = mapped_column(default=0)
@@ -124,9 +137,8 @@ class Hand(db.Model):
             None if self.moon is None else rules.Moon(self.moon),
         )
 
-    def set_facts(self, record):
+    def set_facts(self, record, uncollected):
         """Replace this hand's takings and moon choice, and note what nobody collected (R13)."""
-        uncollected = rules.check_takings(dict(enumerate(record.taken)))
         if len(self.takings) != len(record.taken):
             self.takings = [Taking(seat=seat) for seat in range(len(record.taken))]
         # Updated in place: new rows would meet the old ones' (hand, seat) key.
@@ -176,12 +188,33 @@ class TrickLog(db.Model):
     def kitty_cards(self):
         return rules.parse_cards(self.kitty.split()) if self.kitty else ()
 
-    def replay(self, players):
-        """The hand as the engine sees it after the recorded tricks (R9-R13)."""
-        play = rules.HandPlay(players, self.first_leader, self.kitty_cards)
+    def replay(self, players, kitty=None):
+        """The hand as the engine sees it after the recorded tricks (R9-R13).
+
+        ``kitty`` replays it with those kitty cards instead of the stored ones.
+        """
+        play = rules.HandPlay(players, self.first_leader, self.kitty_cards if kitty is None else kitty)
         for trick in self.tricks:
             play.play(trick.cards.split(), confirm=trick.confirmed)
         return play
+
+    def facts(self):
+        """The log as plain JSON-ready facts: first leader, kitty, each trick's cards and confirmation."""
+        return {
+            "first_leader": self.first_leader,
+            "kitty": self.kitty,
+            "tricks": [[trick.cards, trick.confirmed] for trick in self.tricks],
+        }
+
+    @classmethod
+    def from_facts(cls, facts):
+        """A new, unsaved log from ``facts()``."""
+        return cls(
+            first_leader=facts["first_leader"],
+            kitty=facts["kitty"],
+            tricks=[Trick(number=number, cards=cards, confirmed=confirmed)
+                    for number, (cards, confirmed) in enumerate(facts["tricks"], start=1)],
+        )
 
 
 class Trick(db.Model):
@@ -198,26 +231,40 @@ class Trick(db.Model):
 
 
 class Change(db.Model):
-    """One correction or removal of a recorded hand, kept so that it can be reverted (R17)."""
+    """One entry of a game's trail: a hand recorded, corrected, removed, or an entry undone (R17).
+
+    ``hand_key`` names the hand (``Hand.key``), whatever its number became
+    since. ``before`` and ``after`` are the hand's facts as JSON (None where
+    there was, or is, no hand); a removal's ``before`` keeps the hand's trick
+    log too, and ``after_key`` the hand it followed, so that undoing it puts
+    the hand back in its place. An undo names the entry it undid.
+    Entries from before hands had keys have no ``hand_key`` and cannot be undone.
+    """
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     at: Mapped[datetime] = mapped_column(default=utcnow)
-    action: Mapped[str] = mapped_column(String(16))  # "correct", "remove" or "revert"
+    action: Mapped[str] = mapped_column(String(16))  # "record", "correct", "remove" or "undo"
     hand_number: Mapped[int]
+    hand_key: Mapped[int | None]
+    after_key: Mapped[int | None]
+    undoes_id: Mapped[int | None] = mapped_column(ForeignKey("change.id"))
     before: Mapped[str | None] = mapped_column(Text)  # the hand's facts as JSON, None if it did not exist
     after: Mapped[str | None] = mapped_column(Text)  # None once removed
     game: Mapped[Game] = relationship(back_populates="changes")
 
     @staticmethod
-    def facts(record):
-        """A hand's facts as the JSON text kept in the trail."""
+    def facts(record, trick_log=None):
+        """A hand's facts as the JSON text kept in the trail, with its trick log if given."""
         if record is None:
             return None
-        return json.dumps({
+        facts = {
             "taken": [[taken.hearts, taken.marias] for taken in record.taken],
             "moon": None if record.moon is None else record.moon.value,
-        })
+        }
+        if trick_log is not None:
+            facts["tricks"] = trick_log.facts()
+        return json.dumps(facts, ensure_ascii=False)
 
     @staticmethod
     def record_of(text):
@@ -230,34 +277,11 @@ class Change(db.Model):
             None if facts["moon"] is None else rules.Moon(facts["moon"]),
         )
 
-
-class ChangedMeanwhile(Exception):
-    """Another device changed the game after this form was shown; nothing was saved."""
-
-
-def commit_change(game, based_on=None):
-    """Commit one change to ``game`` as one transaction, moving its revision.
-
-    ``based_on`` is the revision the change was made from (the one the form
-    showed); if another device has written since, everything is rolled back
-    and ``ChangedMeanwhile`` raised. The check and the increment are one
-    UPDATE, so two devices cannot both pass it.
-    """
-    try:
-        db.session.flush()  # a new game needs its id; a taken hand number fails here
-        condition = [Game.id == game.id]
-        if based_on is not None:
-            condition.append(Game.revision == based_on)
-        moved = db.session.execute(
-            update(Game).where(*condition).values(revision=Game.revision + 1),
-            execution_options={"synchronize_session": False},
-        )
-        if moved.rowcount != 1:
-            raise ChangedMeanwhile()
-        db.session.commit()
-    except (ChangedMeanwhile, IntegrityError):
-        db.session.rollback()
-        raise ChangedMeanwhile() from None
+    @staticmethod
+    def trick_log_of(text):
+        """The trick log kept with a removed hand's facts, as a new unsaved ``TrickLog``, or None."""
+        tricks = json.loads(text).get("tricks") if text else None
+        return None if tricks is None else TrickLog.from_facts(tricks)
 
 
 def cards_text(cards):

@@ -7,6 +7,9 @@
   var rows = Array.prototype.slice.call(form.querySelectorAll("li.taking"));
   var tally = document.getElementById("tally");
   var moon = document.getElementById("moon");
+  // The rules' numbers come from the server (R14), never from this script.
+  var heartsInHand = parseInt(form.dataset.hearts, 10);
+  var mariasInHand = parseInt(form.dataset.marias, 10);
 
   function hearts(row) {
     var text = row.querySelector(".hearts input").value.trim();
@@ -25,7 +28,7 @@
     rows.forEach(function (row) {
       totalHearts += hearts(row);
       totalMarias += marias(row);
-      if (hearts(row) === 26 && marias(row) === 2) { shooter = row; }
+      if (hearts(row) === heartsInHand && marias(row) === mariasInHand) { shooter = row; }
     });
     tally.textContent = fill(tally.dataset.template, { hearts: totalHearts, marias: totalMarias });
     moon.hidden = shooter === null;
@@ -44,7 +47,7 @@
     event.preventDefault();
     var row = rows[parseInt(button.value, 10)];
     var others = rows.reduce(function (sum, other) { return other === row ? sum : sum + hearts(other); }, 0);
-    row.querySelector(".hearts input").value = String(Math.max(26 - others, 0));
+    row.querySelector(".hearts input").value = String(Math.max(heartsInHand - others, 0));
     update();
   });
   update();

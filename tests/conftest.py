@@ -1,19 +1,63 @@
-"""Fixtures for web tests: an app on a fresh temporary database, a client, a CLI runner."""
+"""Fixtures for web tests: an app on a fresh database, a client, a CLI runner.
+
+The database is a temporary SQLite file, or, when ``SCOREKEEPER_TEST_DATABASE``
+names a server database (a SQLAlchemy URL such as
+``postgresql+psycopg://postgres@127.0.0.1:55432/scorekeeper``), a fresh
+database created beside it for each test and dropped after it.
+"""
+
+import contextlib
+import os
+import secrets
 
 import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 from scorekeeper import create_app
+from scorekeeper.models import db
+
+SERVER_DATABASE = os.environ.get("SCOREKEEPER_TEST_DATABASE")
+
+
+@contextlib.contextmanager
+def fresh_server_database(url):
+    """A new, empty database on the server of ``url``; its URL, and it is dropped afterwards."""
+    server = make_url(url)
+    name = f"scorekeeper_test_{secrets.token_hex(6)}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield server.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
 
 
 @pytest.fixture
-def app(tmp_path):
-    """An app whose instance data lives in a temporary folder."""
+def database_uri(tmp_path):
+    """The SQLAlchemy URL of a fresh, empty database for one test."""
+    if not SERVER_DATABASE:
+        yield f"sqlite:///{tmp_path / 'test.sqlite'}"
+        return
+    with fresh_server_database(SERVER_DATABASE) as url:
+        yield url
+
+
+@pytest.fixture
+def app(database_uri):
+    """An app on a fresh database, its instance data in a temporary folder."""
     app = create_app({
         "TESTING": True,
         "SECRET_KEY": "test secret key",
-        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite'}",
+        "SQLALCHEMY_DATABASE_URI": database_uri,
     })
     yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()  # the database can be dropped only once no connection holds it
 
 
 @pytest.fixture
@@ -26,7 +70,8 @@ def runner(app):
     return app.test_cli_runner()
 
 
-COUNTED = ("hostile:", "races:", "crash:", "backup:", "migrations:", "axe:", "tap budget:", "table view first load:")
+COUNTED = ("service:", "hostile:", "races:", "crash:", "backup:", "migrations:", "axe:", "tap budget:",
+           "table view first load:")
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -3,25 +3,19 @@
 import json
 import os
 import random
-import sqlite3
 
 import pytest
+from sqlalchemy import create_engine, event, text
 
-from sqlalchemy import event
-
-from scorekeeper import backup, create_app, rules
+from scorekeeper import backup, create_app
 from scorekeeper.backup import DocumentError, backup_document, restore_document, restore_text
-from scorekeeper.exchange import FORMAT as GAME_FORMAT
-from scorekeeper.exchange import export_game, read_game
+from scorekeeper.exchange import export_game
 from scorekeeper.models import Game, Hand, Player, Taking, Trick, TrickLog, db
 
-NAMES = [
-    "Ana", "Bo", "Caio", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo", "João",
-    "Kåre", "Lía", "Mei", "Nur Aisyah", "Øyvind", "Zoë", "Siti", "Tomás",
-]
+from .tabletop import random_game_document, store_games
+
 GAMES = 300
 SEED = 20240601
-DECK = [rules.Card(rank, suit) for suit in rules.SUITS for rank in range(2, 15)] * rules.COPIES
 
 
 @pytest.fixture
@@ -55,102 +49,11 @@ def rows(app):
 # --- Random but valid games ---------------------------------------------------
 
 
-def spread(rng, seats, hearts, marias):
-    """``hearts`` and ``marias`` dealt out at random among ``seats`` seats, as takings."""
-    counts = [[0, 0] for _ in range(seats)]
-    for _ in range(hearts):
-        counts[rng.randrange(seats)][0] += 1
-    for _ in range(marias):
-        counts[rng.randrange(seats)][1] += 1
-    return [rules.Taken(h, m) for h, m in counts]
-
-
-def played_tricks(rng, players, first_leader):
-    """A trick log from a shuffled double deck: its document and the takings if all tricks were played."""
-    the_deal = rules.deal(players)
-    deck = DECK[:]
-    rng.shuffle(deck)
-    kitty_known = the_deal.kitty > 0 and rng.random() < 0.7
-    kitty = deck[:the_deal.kitty] if kitty_known else []
-    cards = deck[the_deal.kitty:]
-    tricks = the_deal.tricks if rng.random() < 0.7 else rng.randrange(the_deal.tricks)
-    play = rules.HandPlay(players, first_leader, kitty)
-    played = []
-    for number in range(tricks):
-        trick = cards[number * players:(number + 1) * players]
-        try:
-            play.check_lead(trick[0])
-            confirmed = False
-        except rules.IllegalLead:
-            confirmed = True  # the table said the leader held nothing else
-        play.play(trick, confirm=confirmed)
-        played.append({"cards": [str(card) for card in trick], "confirmed": confirmed})
-    log = {
-        "first_leader": first_leader,
-        "kitty": [str(card) for card in kitty] or None,
-        "played": played,
-    }
-    return log, tuple(play.taken[seat] for seat in range(players)) if play.finished else None
-
-
-def random_hand(rng, players, number, first_dealer):
-    """One hand's record and its document fields: plain, a moon, a reserved last trick, or played trick by trick."""
-    kind = rng.random()
-    tricks = None
-    if kind < 0.12:
-        shooter = rng.randrange(players)
-        taken = [rules.Taken(26, 2) if seat == shooter else rules.NOTHING for seat in range(players)]
-    elif kind < 0.3:
-        # A reserved last trick leaves up to a trick's worth of hearts, and maybe a Black Maria, uncollected (R13).
-        taken = spread(rng, players, 26 - rng.randint(1, players), 2 - rng.randint(0, 1))
-    elif kind < 0.42:
-        leader = rules.next_hand(number, first_dealer, players).leader
-        tricks, from_play = played_tricks(rng, players, leader)
-        taken = list(from_play) if from_play else spread(rng, players, 26, 2)
-    else:
-        taken = spread(rng, players, 26, 2)
-    shooter = rules.moon_shooter(dict(enumerate(taken)))
-    moon = None if shooter is None else rng.choice(list(rules.Moon))
-    uncollected = rules.check_takings(dict(enumerate(taken)))
-    document = {
-        "number": number,
-        "taken": [{"hearts": t.hearts, "marias": t.marias} for t in taken],
-        "uncollected": {"hearts": uncollected.hearts, "marias": uncollected.marias},
-        "moon": None if moon is None else moon.value,
-        "tricks": tricks,
-    }
-    return rules.HandRecord(tuple(taken), moon), document
-
-
-def random_game_document(rng, number, fewest_hands=0):
-    """A valid game document: 6-11 players, up to 5 hands, stopping when the game is over."""
-    players = rng.randint(rules.MIN_PLAYERS, rules.MAX_PLAYERS)
-    first_dealer = rng.randrange(players)
-    target = rng.choice([30, 60, 100, 150])
-    records, hands = [], []
-    for hand_number in range(1, rng.randint(fewest_hands, 5) + 1):
-        if rules.score_game(players, first_dealer, target, records).over:
-            break
-        record, hand = random_hand(rng, players, hand_number, first_dealer)
-        records.append(record)
-        hands.append(hand)
-    return {
-        "format": GAME_FORMAT, "version": 1,
-        "name": f"Game {number} à la table",
-        "target": target,
-        "players": rng.sample(NAMES, players),
-        "first_dealer": first_dealer,
-        "hands": hands,
-    }
-
-
 def store_random_games(app, count, seed=SEED, fewest_hands=0):
-    """Store ``count`` random games straight through ``read_game``; return their documents."""
+    """Store ``count`` random games in one go; return their documents."""
     rng = random.Random(seed)
-    documents = [random_game_document(rng, number, fewest_hands) for number in range(1, count + 1)]
-    with app.app_context():
-        db.session.add_all(read_game(document) for document in documents)
-        db.session.commit()
+    documents = [random_game_document(rng, f"Game {number} à la table", fewest_hands) for number in range(1, count + 1)]
+    store_games(app, documents)
     return documents
 
 
@@ -207,21 +110,27 @@ def test_backup_lists_each_games_document_oldest_first(app):
     assert document["games"] == exported
 
 
-def test_a_backup_reads_one_moment_even_while_a_table_removes_a_hand(app, tmp_path):
+def test_a_backup_reads_one_moment_even_while_a_table_removes_a_hand(app):
     store_random_games(app, 3, seed=7, fewest_hands=2)
     with app.app_context():
         before = backup_document()
         removed = []
+        other = create_engine(db.engine.url)  # another device's connection, on SQLite or PostgreSQL
 
         def remove_a_hand_meanwhile(connection, cursor, statement, *args):
             """Another device removes game 1's last hand after its hands, but before their takings, were read."""
             if "FROM taking" in statement and not removed:
-                other = sqlite3.connect(tmp_path / "test.sqlite")
-                other.execute("PRAGMA foreign_keys=ON")
-                with other:
-                    last = len(before["games"][0]["hands"])
-                    other.execute("DELETE FROM hand WHERE game_id = 1 AND number = ?", (last,))
-                other.close()
+                last = len(before["games"][0]["hands"])
+                with other.begin() as writer:
+                    game_id = writer.execute(text("SELECT min(id) FROM game")).scalar()
+                    hand = text("SELECT id FROM hand WHERE game_id = :game AND number = :number")
+                    hand_id = writer.execute(hand, {"game": game_id, "number": last}).scalar()
+                    # The hand and what hangs on it, as the app's removal deletes them.
+                    for delete in ("DELETE FROM trick WHERE log_id IN (SELECT id FROM trick_log WHERE hand_id = :hand)",
+                                   "DELETE FROM taking WHERE hand_id = :hand",
+                                   "DELETE FROM trick_log WHERE hand_id = :hand",
+                                   "DELETE FROM hand WHERE id = :hand"):
+                        writer.execute(text(delete), {"hand": hand_id})
                 removed.append(True)
 
         event.listen(db.engine, "before_cursor_execute", remove_a_hand_meanwhile)
@@ -230,6 +139,7 @@ def test_a_backup_reads_one_moment_even_while_a_table_removes_a_hand(app, tmp_pa
         finally:
             event.remove(db.engine, "before_cursor_execute", remove_a_hand_meanwhile)
         after = backup_document()
+        other.dispose()
 
     assert removed
     assert during == before
@@ -281,7 +191,8 @@ THIRD = 'Game 3 of 3 ("Game 3 à la table")'
     (lambda d: d.update(games={"1": d["games"][0]}), 'A backup must have a "games" list.'),
     (lambda d: d["games"][1].update(target=0), f'{SECOND}: The "target" must be a whole number'),
     (lambda d: d["games"][2]["players"].pop(), f"{THIRD}: A game has 6 to 11 players"),
-    (lambda d: d["games"][1]["hands"][0]["taken"][0].update(hearts=27), f"{SECOND}: Hand 1: hearts are 0 to 26"),
+    (lambda d: d["games"][1]["hands"][0]["taken"][0].update(hearts=27),
+     f"{SECOND}: Hand 1: Gus cannot have taken 27 hearts: a hand holds 26 (R14)"),
     (lambda d: d["games"][2].update(name="", format="elsewhere"), 'Game 3 of 3 (no name): The document\'s "format"'),
     (lambda d: d["games"].insert(1, [1, 2, 3]), "Game 2 of 4 (no name): The document must be a JSON object"),
     (lambda d: d["games"][0].update(name="x" * 81), 'Game 1 of 3 ("' + "x" * 40 + '…"): The game\'s "name"'),

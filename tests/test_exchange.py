@@ -7,7 +7,7 @@ import pytest
 from scorekeeper.exchange import FORMAT
 from scorekeeper.models import Game, Hand, Player, db
 
-from .forms import SIX, create_game, csrf_token, exported, record_hand, text_of
+from .tabletop import SIX, create_game, csrf_token, exported, record_hand, text_of
 
 SPREAD = [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)]
 SHORT = [(5, 0), (5, 1), (4, 0), (4, 0), (4, 0), (1, 0)]  # 3 hearts and a Black Maria uncollected
@@ -147,14 +147,16 @@ def broken(change):
     (broken(lambda d: d.update(hands={})), "\"hands\" must be a list"),
     (broken(lambda d: d["hands"][0].update(number=2)), "numbered 1, 2, 3"),
     (broken(lambda d: d["hands"][0]["taken"].pop()), "one entry per player (6)"),
-    (broken(lambda d: d["hands"][0]["taken"][0].update(hearts=-1)), "hearts are 0 to 26"),
+    (broken(lambda d: d["hands"][0]["taken"][0].update(hearts=-1)), "whole numbers"),
     (broken(lambda d: d["hands"][0]["taken"][0].update(hearts="5")), "whole numbers"),
-    (broken(lambda d: d["hands"][0]["taken"][0].update(hearts=6)), "more than 26 hearts"),
+    (broken(lambda d: d["hands"][0]["taken"][0].update(hearts=6)),
+     "The hearts add up to 27, but a hand holds only 26 (R14)"),
     (broken(lambda d: d["hands"][0]["taken"][0].update(hearts=4)), "taken plus uncollected must make 26"),
-    (broken(lambda d: d["hands"][0].update(moon="add")), "nobody took all 26 hearts"),
+    (broken(lambda d: d["hands"][0].update(moon="add")), "Nobody took all 26 hearts and both Black Marias"),
     (broken(lambda d: d["hands"][0].update(moon="sideways")), "\"moon\" must be null"),
     (broken(lambda d: d["hands"][0].update(
-        taken=[{"hearts": 26, "marias": 2}] + [{"hearts": 0, "marias": 0}] * 5)), "the choice"),
+        taken=[{"hearts": 26, "marias": 2}] + [{"hearts": 0, "marias": 0}] * 5)),
+     "Ana took all 26 hearts and both Black Marias: they shot the moon! Choose how it scores (R15)"),
     (broken(lambda d: d.update(target=20, hands=d["hands"] * 2)), "numbered 1, 2, 3"),
 ])
 def test_invalid_import_names_the_problem_and_creates_nothing(app, client, content, message):

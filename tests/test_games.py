@@ -4,12 +4,20 @@ import pytest
 
 from scorekeeper.models import Game, Hand, Player, db
 
-from .forms import (
-    SIX, create_game, csrf_token, exported, game_form, hand_form, hidden_fields, post_hand, record_hand,
+from .tabletop import (
+    ELEVEN,
+    SIX,
+    create_game,
+    csrf_token,
+    exported,
+    game_form,
+    hand_form,
+    hidden_fields,
+    post_hand,
+    record_hand,
     text_of,
 )
 
-ELEVEN = ["Ana", "Bo", "Caio", "Dee", "Eli", "Fay", "Gil", "Hana", "Ivo", "Jun", "Kai"]
 # 26 hearts and both Black Marias spread over six players: points 5, 18, 4, 17, 4, 4.
 SPREAD = [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)]
 SPREAD_POINTS = [5, 18, 4, 17, 4, 4]
@@ -200,7 +208,8 @@ def test_moon_asks_the_shooter_for_a_choice_before_recording(app, client):
 
     assert response.status_code == 400
     assert "Ana took all 26 hearts and both Black Marias" in text_of(response)
-    assert 'id="takings-0-hearts" name="takings-0-hearts"\n                 value="26"' in response.get_data(as_text=True)
+    page = response.get_data(as_text=True)
+    assert 'id="takings-0-hearts" name="takings-0-hearts"\n                 value="26"' in page
     assert count(app, Hand) == 0
 
 
@@ -244,9 +253,10 @@ def test_short_hand_needs_the_table_to_confirm_a_reserved_last_trick(app, client
 @pytest.mark.parametrize(("taken", "message"), [
     ([(20, 0), (7, 2), (0, 0), (0, 0), (0, 0), (0, 0)], "The hearts add up to 27, but a hand holds only 26 (R14)."),
     ([(26, 1), (0, 1), (0, 1), (0, 0), (0, 0), (0, 0)], "The Black Marias add up to 3, but a hand holds only 2 (R14)."),
-    ([(27, 2), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)], "Enter a whole number of hearts from 0 to 26."),
-    ([("-1", 2), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)], "Enter a whole number of hearts from 0 to 26."),
-    ([("three", 2), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)], "Enter a whole number of hearts from 0 to 26."),
+    ([(27, 2), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)], "Ana cannot have taken 27 hearts: a hand holds 26 (R14)."),
+    ([("-1", 2), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)], "Enter the hearts as a whole number, like 0 or 5."),
+    ([("three", 2), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)], "Enter the hearts as a whole number, like 0 or 5."),
+    ([("123", 2), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)], "Enter the hearts as a whole number, like 0 or 5."),
     ([(26, 3), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)], "Choose 0, 1 or 2 Black Marias."),
     ([(26, "x"), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)], "Choose 0, 1 or 2 Black Marias."),
 ])
@@ -294,7 +304,6 @@ def test_double_tap_on_save_records_the_hand_once_and_keeps_what_was_typed(app, 
 def test_form_posted_with_a_nonsense_hand_number_is_a_bad_request(app, client):
     game_id = create_game(client)
     url = f"/games/{game_id}/hands/new"
-    from .forms import hand_form
     fields = {**hidden_fields(client, url), **hand_form(SPREAD, 1), "number": "<b>"}
 
     response = client.post(url, data=fields)

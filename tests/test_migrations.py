@@ -13,22 +13,7 @@ from scorekeeper import create_app, rules
 from scorekeeper.migrate import alembic_config
 from scorekeeper.models import db
 
-NAMES = ["Ana", "Bo", "Caio", "Dee", "Eli", "Fay", "Gil", "Hana", "Ivo", "Jun", "Kai"]
-
-
-def random_hand(players, chance):
-    """A legal hand: 26 hearts and 2 Black Marias spread at random (sometimes a moon)."""
-    if chance.random() < 0.1:
-        shooter = chance.randrange(players)
-        taken = [rules.Taken(26, 2) if seat == shooter else rules.Taken() for seat in range(players)]
-        return rules.HandRecord(tuple(taken), chance.choice(list(rules.Moon)))
-    hearts = [0] * players
-    for _heart in range(26 - chance.choice([0, 0, 0, 2])):  # sometimes a reserved last trick
-        hearts[chance.randrange(players)] += 1
-    marias = [0] * players
-    for _maria in range(2):
-        marias[chance.randrange(players)] += 1
-    return rules.HandRecord(tuple(rules.Taken(h, m) for h, m in zip(hearts, marias)))
+from .tabletop import ELEVEN, random_hand
 
 
 def fill_first_schema(connection, games, chance):
@@ -39,11 +24,7 @@ def fill_first_schema(connection, games, chance):
         first_dealer = chance.randrange(players)
         records = []
         while len(records) < chance.randint(0, 8):
-            record = random_hand(players, chance)
-            try:
-                rules.score_game(players, first_dealer, 10_000, records + [record])
-            except rules.MoonChoiceNeeded:
-                continue
+            record, _entry = random_hand(chance, players, len(records) + 1, first_dealer)
             records.append(record)
         connection.execute(sa.text(
             "INSERT INTO game (id, name, target, first_dealer, created_at, revision) "
@@ -52,7 +33,7 @@ def fill_first_schema(connection, games, chance):
              "at": datetime(2026, 11, 1), "revision": len(records) + 1})
         for seat in range(players):
             connection.execute(sa.text("INSERT INTO player (game_id, seat, name) VALUES (:g, :s, :n)"),
-                               {"g": game_id, "s": seat, "n": NAMES[seat]})
+                               {"g": game_id, "s": seat, "n": ELEVEN[seat]})
         for number, record in enumerate(records, start=1):
             left = rules.check_takings(dict(enumerate(record.taken)))
             hand_id = connection.execute(sa.text(
@@ -65,7 +46,7 @@ def fill_first_schema(connection, games, chance):
                     "INSERT INTO taking (hand_id, seat, hearts, marias) VALUES (:h, :s, :he, :ma)"),
                     {"h": hand_id, "s": seat, "he": taken.hearts, "ma": taken.marias})
         board = rules.score_game(players, first_dealer, 10_000, records)
-        expected.append((game_id, NAMES[:players], list(board.totals), len(records)))
+        expected.append((game_id, ELEVEN[:players], list(board.totals), len(records)))
     return expected
 
 
@@ -96,7 +77,7 @@ def test_upgrading_a_filled_first_schema_keeps_every_game(first_schema_database)
         keys = db.session.execute(sa.text("SELECT scorer_key FROM game")).scalars().all()
         version = db.session.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
     assert len(set(keys)) == len(expected) and all(len(key) >= 32 for key in keys)
-    assert version == "0002"
+    assert version == "0003"
     print(f"migrations: {len(expected)} games upgraded from the first schema, all intact")
 
 

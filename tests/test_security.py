@@ -7,7 +7,7 @@ import pytest
 
 from scorekeeper.models import Change, Game, Hand, db
 
-from .forms import create_game, exported, hand_form, hidden_fields, post_hand, record_hand, text_of
+from .tabletop import create_game, exported, hand_form, hidden_fields, post_hand, record_hand, text_of
 
 SPREAD = [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)]
 OTHER = [(4, 0), (4, 0), (5, 1), (4, 0), (5, 1), (4, 0)]
@@ -146,11 +146,19 @@ def test_two_devices_correcting_the_same_hand_at_once_one_wins(app, client, game
     url = f"/games/{game_id}/hands/1"
     rounds = 10
 
-    results = race(app, game_id, key, lambda device: {**hidden_fields(device, url), **hand_form(OTHER, 1)}, url, rounds)
+    calls = []
+
+    def fields(device):
+        """Both devices of a round make the same correction; each round changes the hand back or forth."""
+        calls.append(device)
+        taken = OTHER if (len(calls) - 1) // 2 % 2 == 0 else SPREAD
+        return {**hidden_fields(device, url), **hand_form(taken, 1)}
+
+    results = race(app, game_id, key, fields, url, rounds)
 
     print(f"races: {rounds} correction races run")
     assert results == [(302, 409)] * rounds
-    assert exported(client, game_id)["hands"][0]["points"] == [4, 4, 18, 4, 18, 4]
+    assert exported(client, game_id)["hands"][0]["points"] == [5, 18, 4, 17, 4, 4]
 
 
 def test_a_stale_form_is_refused_with_the_score_now_and_keeps_what_was_typed(app, client, game_id):
@@ -175,57 +183,67 @@ def changes(app):
         return db.session.execute(db.select(Change).order_by(Change.id)).scalars().all()
 
 
-def revert(client, game_id, change_id):
-    fields = hidden_fields(client, f"/games/{game_id}")
+def undo(client, game_id, change_id):
+    fields = hidden_fields(client, "/games/new")  # the session's CSRF token
     fields["revision"] = str(client.get(f"/games/{game_id}/state").get_json()["revision"])
-    return client.post(f"/games/{game_id}/changes/{change_id}/revert", data=fields)
+    return client.post(f"/games/{game_id}/changes/{change_id}/undo", data=fields)
 
 
-def test_a_correction_is_kept_in_the_trail_and_can_be_reverted(app, client, game_id):
+def test_a_correction_is_kept_in_the_trail_and_can_be_undone(app, client, game_id):
     post_hand(client, game_id, OTHER, number=1)
 
     trail = changes(app)
     page = text_of(client.get(f"/games/{game_id}"))
-    response = revert(client, game_id, trail[0].id)
+    response = undo(client, game_id, trail[-1].id)
 
-    assert [change.action for change in trail] == ["correct"]
+    assert [change.action for change in trail] == ["record", "correct"]
     assert "Hand 1 corrected." in page
     assert "Ana: 5 hearts, 0 Black Marias → 4 hearts, 0 Black Marias" in page
     assert response.status_code == 302
     assert exported(client, game_id)["hands"][0]["points"] == [5, 18, 4, 17, 4, 4]
-    assert [change.action for change in changes(app)] == ["correct", "revert"]
+    assert [change.action for change in changes(app)] == ["record", "correct", "undo"]
 
 
-def test_a_removal_is_kept_in_the_trail_and_can_be_reverted_in_place(app, client, game_id):
+def test_a_removal_is_kept_in_the_trail_and_can_be_undone_in_place(app, client, game_id):
     record_hand(client, game_id, OTHER)
     remove = f"/games/{game_id}/hands/1/remove"
     client.post(remove, data=hidden_fields(client, remove))
 
-    removal = changes(app)[0]
-    response = revert(client, game_id, removal.id)
+    removal = changes(app)[-1]
+    response = undo(client, game_id, removal.id)
 
     assert removal.action == "remove"
     assert response.status_code == 302
-    assert [hand["points"] for hand in exported(client, game_id)["hands"]] == [[5, 18, 4, 17, 4, 4], [4, 4, 18, 4, 18, 4]]
+    points = [hand["points"] for hand in exported(client, game_id)["hands"]]
+    assert points == [[5, 18, 4, 17, 4, 4], [4, 4, 18, 4, 18, 4]]
 
 
-def test_a_revert_that_no_longer_fits_is_refused_and_changes_nothing(app, client, game_id):
+def test_an_undo_a_later_change_stands_in_the_way_of_is_refused_and_changes_nothing(app, client, game_id):
     post_hand(client, game_id, OTHER, number=1)
     post_hand(client, game_id, SPREAD[::-1], number=1)
     before = exported(client, game_id)
 
     client.get("/")  # drop the flashed messages
-    response = revert(client, game_id, changes(app)[0].id)
+    response = undo(client, game_id, changes(app)[1].id)
 
     assert response.status_code == 302
-    assert "has changed since; revert the later changes first" in text_of(client.get(f"/games/{game_id}"))
+    assert "A later change stands in the way: undo “Hand 1 corrected.”" in text_of(client.get(f"/games/{game_id}"))
     assert exported(client, game_id) == before
 
 
-def test_a_bystander_cannot_revert(app, client, bystander, game_id):
+def test_an_entry_of_another_game_is_not_found(app, client, game_id):
+    other = create_game(client, name="Other")
     post_hand(client, game_id, OTHER, number=1)
 
-    response = bystander.post(f"/games/{game_id}/changes/{changes(app)[0].id}/revert",
+    response = undo(client, other, changes(app)[-1].id)
+
+    assert response.status_code == 404
+
+
+def test_a_bystander_cannot_undo(app, client, bystander, game_id):
+    post_hand(client, game_id, OTHER, number=1)
+
+    response = bystander.post(f"/games/{game_id}/changes/{changes(app)[-1].id}/undo",
                               data={**hidden_fields(bystander, "/games/new"), "revision": "3"})
 
     assert response.status_code == 403

@@ -5,11 +5,12 @@ import re
 import pytest
 
 from scorekeeper import rules
+from scorekeeper.explain import explain
 from scorekeeper.models import Trick, TrickLog, db
 
-from .forms import create_game, csrf_token, exported, hidden_fields, text_of
+from .tabletop import ELEVEN, create_game, csrf_token, exported, hidden_fields, record_hand, text_of
 
-NINE = ["Ana", "Bo", "Caio", "Dee", "Eli", "Fay", "Gil", "Hana", "Ivo"]
+NINE = ELEVEN[:9]
 KITTY = "2♥ 3♥ A♦ K♦ Q♦"
 # A 9-player hand (11 tricks, kitty of 5) dealt by Ana, so Bo (seat 1) leads.
 # Trick 1 is reserved with the kitty waiting, trick 4 is reserved in the middle,
@@ -71,8 +72,31 @@ def test_settle_json_answers_winner_cancelled_and_why(client, cards, winner, can
     assert response.status_code == 200
     assert answer["winner"] == winner
     assert answer["cancelled"] == cancelled
-    assert answer["explanation"] == rules.resolve_trick(re.split(r"[,\s]+", cards.strip())).explanation
+    with client.application.test_request_context():
+        assert answer["explanation"] == explain(rules.resolve_trick(re.split(r"[,\s]+", cards.strip())).reason)
     assert "(R9" in answer["explanation"]
+
+
+@pytest.mark.parametrize(
+    "cards",
+    [["7♣", "Q♣", "A♦"], ["Q♣", "K♣", "2♣", "K♣"], ["10♠", "9♥", "9♥", "10♠"], ["10♠", "10♠", "3♦"]],
+)
+def test_the_explanation_is_one_plain_sentence_naming_r9(app, cards):
+    with app.test_request_context():
+        explanation = explain(rules.resolve_trick(cards).reason)
+
+    assert not explanation[0].islower()
+    assert explanation.endswith(".")
+    assert ". " not in explanation
+    assert "R9" in explanation
+
+
+def test_the_reserved_explanation_names_the_cancelled_cards_and_says_nobody_wins(app):
+    with app.test_request_context():
+        explanation = explain(rules.resolve_trick(["10♠", "9♥", "9♥", "10♠"]).reason)
+
+    assert explanation == ("The two 10♠ and the two 9♥ cancel, so no card of the suit led (♠) is left to win: "
+                           "nobody wins and the trick is reserved for the next player who wins a trick (R9, R11).")
 
 
 @pytest.mark.parametrize(("cards", "named"), [
@@ -173,8 +197,10 @@ def test_whole_nine_player_hand_played_trick_by_trick_fills_in_the_hand(app, cli
     assert client.post(f"/games/{game_id}/hands/new", data=fields).status_code == 302
 
     hand = exported(client, game_id)["hands"][0]
-    assert {seat: (t["hearts"], t["marias"]) for seat, t in enumerate(hand["taken"]) if t != {"hearts": 0, "marias": 0}} == EXPECTED_TAKEN
-    assert hand["uncollected"] == {"hearts": 2, "marias": 0} == {"hearts": engine.uncollected.hearts, "marias": engine.uncollected.marias}
+    taken = {seat: (t["hearts"], t["marias"]) for seat, t in enumerate(hand["taken"])}
+    assert {seat: counts for seat, counts in taken.items() if counts != (0, 0)} == EXPECTED_TAKEN
+    uncollected = {"hearts": engine.uncollected.hearts, "marias": engine.uncollected.marias}
+    assert hand["uncollected"] == {"hearts": 2, "marias": 0} == uncollected
     assert hand["tricks"]["kitty"] == KITTY.split()
     assert [" ".join(t["cards"]) for t in hand["tricks"]["played"]] == TRICKS
     log = text_of(client.get(f"/games/{game_id}/hands/1/tricks"))
@@ -243,7 +269,6 @@ def test_kitty_must_be_its_five_real_cards(app, client, kitty, message):
 def test_hand_recorded_without_finishing_the_tricks_keeps_them(client):
     game_id = create_game(client, NINE)
     play_trick(client, game_id, "K♣ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣", 1)
-    from .forms import record_hand
     record_hand(client, game_id, [(26, 0), (0, 2)] + [(0, 0)] * 7)
 
     log = text_of(client.get(f"/games/{game_id}/hands/1/tricks"))
@@ -309,5 +334,5 @@ def test_import_refuses_a_trick_log_that_cannot_have_been_played(app, client, ch
         "csrf_token": token, "document": (io.BytesIO(json.dumps(document).encode()), "game.json")})
 
     assert response.status_code == 400
-    assert "Hand 1: the tricks" in text_of(response)
+    assert re.search(r"Hand 1(, tricks: |: the tricks)", text_of(response))
     assert trick_rows(app) == before

@@ -47,7 +47,7 @@ def test_eight_players_play_a_whole_game_to_game_over_on_a_phone(page, screensho
     expect(page.locator("#tally")).to_have_text("Hearts 26 of 26 · Black Marias 2 of 2")
     screenshot("phone-hand-form")
     page.get_by_role("button", name="Save hand 1").click()
-    expect(page.get_by_text("Hand 1 recorded.")).to_be_visible()
+    expect(page.locator("p.flash", has_text="Hand 1 recorded.")).to_be_visible()
     expect(page.get_by_role("heading", name="Hand 2", exact=True)).to_be_visible()
     expect(page.locator("dl.facts")).to_contain_text("to the right")
 

@@ -47,7 +47,7 @@ def test_typical_eight_player_hand_fits_the_tap_budget(page):
     page.get_by_role("button", name="Save hand 1").click()
     taps += 1
 
-    expect(page.get_by_text("Hand 1 recorded.")).to_be_visible()
+    expect(page.locator("p.flash", has_text="Hand 1 recorded.")).to_be_visible()
     assert taps <= budget, f"{taps} taps for a budget of {budget}"
     print(f"tap budget: {taps} taps used of {budget}")
 

@@ -1,0 +1,252 @@
+"""A game's hands: record, correct and remove them, and the trail that can undo each change (R13-R17).
+
+Views read the form, call the one function of ``table`` for the change,
+word the error it may raise, and redirect.
+"""
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+
+from . import rules, table
+from .access import is_scorer, load_game
+from .explain import describe, trail_entry, why_not_undoable
+from .forms import ConfirmForm, HandForm
+from .i18n import _
+
+bp = Blueprint("hands", __name__)
+
+INVALID = 400  # status of a form shown again with its errors
+CONFLICT = 409  # status of a form shown again because another device wrote first
+HAND_ERRORS = (rules.RuleError,)  # what the engine refuses in a hand, worded next to the form
+
+
+@bp.route("/games/<int:game_id>/hands/new", methods=["GET", "POST"])
+def record_hand(game_id):
+    """Record the next hand's hearts and Black Marias (R13-R15)."""
+    game = load_game(game_id, scorer=True)
+    board = game.scoreboard()
+    if board.over:
+        flash(_("The game is over. Correct a hand if the result is wrong (R17)."), "warning")
+        return redirect(url_for("games.table", game_id=game.id))
+    number = board.next_hand.number
+    if request.method == "GET":
+        return _hand_page(game, _new_hand_form(game, number), number)
+    form = _posted_hand_form(game)
+    if "fill" in request.form:
+        return _hand_page(game, form, number)
+    posted = form.number_posted()
+    if posted is None or posted > number or form.based_on() is None:
+        abort(400)
+    if posted != number:
+        # A second tap on Save, or another device, recorded this hand already.
+        return _conflict(game_id, form, posted)
+    if not form.validate():
+        return _hand_page(game, form, number), INVALID
+    try:
+        table.record_hand(game, form.taken(), form.moon.data, form.last_trick_reserved.data, form.based_on())
+    except HAND_ERRORS as error:
+        _put_error(form, error, game.names)
+        return _hand_page(game, form, number), INVALID
+    except table.Conflict:
+        return _conflict(game_id, form, number)
+    flash(_("Hand %(number)d recorded.", number=number), "success")
+    return redirect(url_for("games.table", game_id=game_id))
+
+
+@bp.route("/games/<int:game_id>/hands/<int:number>", methods=["GET", "POST"])
+def correct_hand(game_id, number):
+    """Correct a recorded hand; everything derived follows, and the trail keeps the old values (R17)."""
+    game = load_game(game_id, scorer=True)
+    hand = _hand_or_404(game, number)
+    if request.method == "GET":
+        return _hand_page(game, HandForm(data=_hand_data(hand)), number, hand)
+    form = _posted_hand_form(game)
+    if "fill" in request.form:
+        return _hand_page(game, form, number, hand)
+    if form.based_on() is None:
+        abort(400)
+    if not form.validate():
+        return _hand_page(game, form, number, hand), INVALID
+    try:
+        table.correct_hand(game, number, form.taken(), form.moon.data, form.last_trick_reserved.data,
+                           form.based_on())
+    except HAND_ERRORS as error:
+        _put_error(form, error, game.names)
+        return _hand_page(game, form, number, hand), INVALID
+    except table.Conflict:
+        return _conflict(game_id, form, number, correcting=True)
+    flash(_("Hand %(number)d corrected.", number=number), "success")
+    return redirect(url_for("games.table", game_id=game_id))
+
+
+@bp.route("/games/<int:game_id>/hands/<int:number>/remove", methods=["GET", "POST"])
+def remove_hand(game_id, number):
+    """Ask, then remove a recorded hand; later hands move up one; the trail keeps it (R17)."""
+    game = load_game(game_id, scorer=True)
+    _hand_or_404(game, number)
+    form = ConfirmForm(request.form if request.method == "POST" else None)
+    problem = None
+    if request.method == "POST" and form.validate():
+        if form.based_on() is None:
+            abort(400)
+        try:
+            table.remove_hand(game, number, form.based_on())
+        except rules.HandAfterGameOver as error:
+            problem = describe(error)
+        except table.Conflict as error:
+            return _removal_conflict(game_id, number, form, error)
+        else:
+            flash(_("Hand %(number)d removed.", number=number), "success")
+            return redirect(url_for("games.table", game_id=game_id))
+    summary = game.scoreboard().hands[number - 1]
+    status = INVALID if request.method == "POST" else 200
+    return render_template("games/remove_hand.html", game=game, summary=summary, form=form,
+                           problem=problem), status
+
+
+@bp.get("/games/<int:game_id>/trail")
+def whole_trail(game_id):
+    """Every change to the game's hands, newest first, each with its Undo or why it has none."""
+    game = load_game(game_id)
+    return render_template("games/trail.html", game=game, **trail_page(game, readonly=not is_scorer(game)))
+
+
+@bp.post("/games/<int:game_id>/changes/<int:change_id>/undo")
+def undo_change(game_id, change_id):
+    """Undo one entry of the trail; the undo is itself kept in the trail (R17)."""
+    game = load_game(game_id, scorer=True)
+    form = ConfirmForm(request.form)
+    if not form.validate() or form.based_on() is None:
+        abort(400)
+    try:
+        change = table.undo(game, change_id, form.based_on())
+    except LookupError:
+        abort(404)
+    except table.Conflict as error:
+        game = load_game(game_id)
+        page = trail_page(game, readonly=False)
+        return render_template("games/trail.html", game=game, problem=describe(error), **page), CONFLICT
+    except (rules.HandAfterGameOver, table.UndoRefused) as error:
+        flash(describe(error), "warning")
+        return redirect(url_for("games.table", game_id=game_id, _anchor="changes"))
+    flash(_("Undone: %(change)s", change=trail_entry(change)), "success")
+    return redirect(url_for("games.table", game_id=game_id, _anchor="changes"))
+
+
+def trail_page(game, readonly, newest=None):
+    """What a page needs to show the trail (the ``newest`` entries only, if given)."""
+    lines = table.trail(game)
+    shown = lines if newest is None else lines[:newest]
+    by_id = {change.id: change for change in game.changes}
+    return {
+        "trail": [
+            {
+                "line": line,
+                "what": trail_entry(line.change, by_id.get(line.change.undoes_id)),
+                "before": line.change.record_of(line.change.before),
+                "after": line.change.record_of(line.change.after),
+                "why_not": why_not_undoable(line),
+            }
+            for line in shown
+        ],
+        "trail_length": len(lines),
+        "undo_form": None if readonly else ConfirmForm(),
+    }
+
+
+def _conflict(game_id, form, number, correcting=False):
+    """The form again, as typed, with the score as it is now: another device was quicker."""
+    game = load_game(game_id)
+    board = game.scoreboard()
+    if correcting:
+        form.conflict = describe(table.Conflict())
+    else:
+        form.conflict = _(
+            "Hand %(number)d was just recorded by another device (or by a second tap on Save). "
+            "Here is the score now; what you typed is kept below. Save it again only if it is "
+            "for the next hand.", number=number)
+        number = board.next_hand.number if board.next_hand else number
+        form.number.data = str(number)
+    form.revision.data = str(game.revision)
+    if board.over and not correcting:
+        flash(form.conflict, "warning")
+        return redirect(url_for("games.table", game_id=game.id))
+    hand = game.hands[number - 1] if correcting and number <= len(game.hands) else None
+    if correcting and hand is None:
+        flash(form.conflict, "warning")
+        return redirect(url_for("games.table", game_id=game.id))
+    return _hand_page(game, form, number, hand, board=board), CONFLICT
+
+
+def _removal_conflict(game_id, number, form, error):
+    """The removal asked again, as the game is now: another device wrote first (409)."""
+    game = load_game(game_id)
+    if number > len(game.hands):
+        flash(describe(error), "warning")
+        return redirect(url_for("games.table", game_id=game_id))
+    form.revision.data = str(game.revision)
+    summary = game.scoreboard().hands[number - 1]
+    return render_template("games/remove_hand.html", game=game, summary=summary, form=form,
+                           problem=describe(error)), CONFLICT
+
+
+def _put_error(form, error, names):
+    """Show an engine refusal next to the field it is about, or above Save for the hand as a whole."""
+    message = describe(error, names)
+    if isinstance(error, rules.MoreThanTheHandHolds) and error.player is not None:
+        entry = form.takings.entries[error.player]
+        field = entry.hearts if error.what == "hearts" else entry.marias
+        field.errors = [*field.errors, message]
+    else:
+        form.hand_errors = [message]
+
+
+def _hand_or_404(game, number):
+    if not 1 <= number <= len(game.hands):
+        abort(404)
+    return game.hands[number - 1]
+
+
+def _new_hand_form(game, number):
+    """A blank hand form, or one filled in from the tricks played (R13)."""
+    log = game.trick_log
+    play = log.replay(len(game.players)) if log else None
+    if play is None or not play.finished:
+        return HandForm(data={"number": str(number), "revision": str(game.revision),
+                              "takings": [{} for _player in game.players]})
+    form = HandForm(data={
+        "number": str(number),
+        "revision": str(game.revision),
+        "takings": [{"hearts": t.hearts, "marias": t.marias} for t in play.taken.values()],
+        "last_trick_reserved": play.uncollected != rules.NOTHING,
+    })
+    form.from_tricks = True
+    return form
+
+
+def _hand_data(hand):
+    return {
+        "number": str(hand.number),
+        "revision": str(hand.game.revision),
+        "takings": [{"hearts": t.hearts, "marias": t.marias} for t in hand.takings],
+        "last_trick_reserved": bool(hand.uncollected_hearts or hand.uncollected_marias),
+        "moon": hand.moon,
+    }
+
+
+def _posted_hand_form(game):
+    """The posted hand form, with exactly one row per player whatever was posted."""
+    form = HandForm(request.form)
+    form.seat_rows(len(game.players))
+    if "fill" in request.form:
+        form.fill_remaining_hearts(request.form["fill"])
+    return form
+
+
+def _hand_page(game, form, number, hand=None, board=None):
+    taken = form.taken() if not any(e.errors for e in form.takings.entries) else None
+    shooter = rules.moon_shooter(dict(enumerate(taken))) if taken else None
+    return render_template(
+        "games/hand.html", game=game, form=form, number=number, hand=hand,
+        summary=rules.next_hand(number, game.first_dealer, len(game.players)),
+        shooter=shooter, board=board, revision=form.revision.data or game.revision,
+    )

@@ -1,0 +1,497 @@
+"""Every change to a game goes through here: one function a change.
+
+Each function takes the game (as the caller loaded it), engine values and
+the revision the caller saw. It checks the change through the rules engine
+before writing anything, then claims the game with one compare-and-set on
+its revision, writes the rows and the trail, and commits: one transaction.
+
+What it raises, for the views to word (scorekeeper/explain.py):
+
+- ``rules.RuleError`` subclasses: the rules refuse the change;
+- ``Conflict``: another device wrote first, or the database refused the
+  write (a taken hand number, a stale row, a deadlock): nothing was saved;
+- ``UndoRefused``: a trail entry that cannot be undone now, and why;
+- ``KittyNeeded``: a trick entered before the kitty its winner took.
+
+Views and commands never commit: ``grep -rn commit scorekeeper`` finds
+only this module.
+"""
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm.exc import StaleDataError
+
+from . import rules
+from .models import Change, Game, Hand, Player, Trick, TrickLog, cards_text, db
+
+# --- Errors ------------------------------------------------------------------
+
+
+class Conflict(Exception):
+    """Another device changed the game first, or the database refused the write; nothing was saved."""
+
+
+class UndoRefused(Exception):
+    """A trail entry that cannot be undone now; ``line`` says why (see ``TrailLine``)."""
+
+    def __init__(self, line):
+        super().__init__(f"change {line.change.id} cannot be undone now")
+        self.line = line
+
+
+class KittyNeeded(Exception):
+    """A trick was entered before the table said what the kitty held (R12)."""
+
+    def __init__(self, taker):
+        super().__init__(f"seat {taker} took the kitty: say what it held first (R12)")
+        self.taker = taker
+
+
+# --- Values a change is made of --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayedLog:
+    """A hand's trick log as facts: the first leader, the kitty (if known) and each trick."""
+
+    first_leader: int
+    kitty: tuple[rules.Card, ...] = ()
+    tricks: tuple[tuple[tuple[rules.Card, ...], bool], ...] = ()  # (cards from the leader, lead confirmed)
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """Everything a new or imported game is made of, already checked (R1, R4, R16)."""
+
+    name: str
+    target: int
+    first_dealer: int
+    names: tuple[str, ...]
+    hands: tuple[rules.HandRecord, ...] = ()
+    logs: tuple[PlayedLog | None, ...] = ()  # one a hand, None where it was not played trick by trick
+
+
+# --- One transaction, one claim ---------------------------------------------------
+
+
+@contextmanager
+def _writing(game=None, based_on=None):
+    """Claim ``game`` at revision ``based_on``, let the caller write, and commit, all or nothing.
+
+    Without a ``game`` (a new one, an import, a restore) there is nothing to claim.
+
+    The claim comes first: it moves the revision only if nobody moved it
+    since the caller's form was shown, and on PostgreSQL it also locks the
+    game's row, so that two writers of one game queue instead of
+    deadlocking. Every refusal of the database inside becomes ``Conflict``.
+    """
+    try:
+        if game is not None:
+            _claim(game.id, based_on)
+        yield
+        db.session.flush()
+        db.session.commit()
+    except Conflict:
+        db.session.rollback()
+        raise
+    except (IntegrityError, StaleDataError):
+        db.session.rollback()
+        raise Conflict() from None
+    except OperationalError as error:
+        db.session.rollback()
+        if _contention(error):
+            raise Conflict() from None
+        raise
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def _claim(game_id, based_on):
+    moved = db.session.execute(
+        update(Game).where(Game.id == game_id, Game.revision == based_on).values(revision=Game.revision + 1),
+        execution_options={"synchronize_session": False},
+    )
+    if moved.rowcount != 1:
+        raise Conflict()
+
+
+# SQLSTATEs of PostgreSQL's serialization failure and deadlock; SQLite says "locked" or "busy".
+_RETRYABLE_STATES = {"40001", "40P01"}
+
+
+def _contention(error):
+    """Whether the database refused a write only because another writer held the game."""
+    state = getattr(error.orig, "sqlstate", None)
+    message = str(error.orig).lower()
+    return state in _RETRYABLE_STATES or "database is locked" in message or "database is busy" in message
+
+
+# --- Games -------------------------------------------------------------------------
+
+
+def new_game(name, target, first_dealer, names):
+    """Create a game: players clockwise from seat 0, the first dealer's seat, the target (R1, R4, R16)."""
+    facts = _checked_game(GameFacts(name, target, first_dealer, tuple(names)))
+    game = _build_game(facts)
+    with _writing():
+        db.session.add(game)
+    return game
+
+
+def import_game(facts):
+    """Create a game from imported ``GameFacts`` (hands and trick logs included)."""
+    game = _build_game(_checked_game(facts))
+    with _writing():
+        db.session.add(game)
+    return game
+
+
+def restore_backup(games_facts):
+    """Create every game of a backup in one transaction: all of them or none."""
+    games = [_build_game(_checked_game(facts)) for facts in games_facts]
+    with _writing():
+        db.session.add_all(games)
+    return games
+
+
+def _checked_game(facts):
+    """``facts`` with a name, if the engine accepts the table, target and hands (R1, R4, R16)."""
+    rules.check_players(len(facts.names))
+    rules.check_target(facts.target)
+    rules.score_game(len(facts.names), facts.first_dealer, facts.target, facts.hands)
+    for log in facts.logs:
+        if log is not None:
+            check_log(log, len(facts.names))
+    name = facts.name.strip() or date.today().isoformat()
+    return GameFacts(name, facts.target, facts.first_dealer, facts.names, facts.hands, facts.logs)
+
+
+def _build_game(facts):
+    game = Game(
+        name=facts.name, target=facts.target, first_dealer=facts.first_dealer,
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(facts.names)],
+    )
+    logs = facts.logs or (None,) * len(facts.hands)
+    for record, log in zip(facts.hands, logs):
+        hand = _new_hand(game, len(game.hands) + 1, record)
+        game.hands.append(hand)
+        if log is not None:
+            _attach_log(game, hand, _log_row(log))
+    return game
+
+
+# --- Hands -------------------------------------------------------------------------
+
+
+def record_hand(game, taken, moon, last_trick_reserved, based_on):
+    """Record the next hand (R13-R16); a hand played trick by trick keeps its tricks."""
+    record = rules.check_hand(taken, moon, last_trick_reserved)
+    game.scoreboard(game.records() + [record])
+    with _writing(game, based_on):
+        hand = _new_hand(game, len(game.hands) + 1, record)
+        game.hands.append(hand)
+        log = game.trick_log
+        if log is not None and log.tricks:
+            log.hand = hand
+        elif log is not None:
+            game.trick_logs.remove(log)  # nothing was played: nothing to keep
+        _trail(game, "record", hand, after=record)
+    return hand
+
+
+def correct_hand(game, number, taken, moon, last_trick_reserved, based_on):
+    """Correct hand ``number``; everything derived follows and the trail keeps the old facts (R17)."""
+    hand = game.hands[number - 1]
+    record = rules.check_hand(taken, moon, last_trick_reserved)
+    before = hand.record()
+    if record == before:
+        # Nothing to write, but a stale form is still refused. The revision is
+        # read again, after the hands: a write that slipped in between the
+        # reads of the game and of its hands shows here.
+        if db.session.execute(select(Game.revision).where(Game.id == game.id)).scalar() != based_on:
+            raise Conflict()
+        return hand
+    records = game.records()
+    records[number - 1] = record
+    game.scoreboard(records)
+    with _writing(game, based_on):
+        _set_facts(hand, record)
+        _trail(game, "correct", hand, before=before, after=record)
+    return hand
+
+
+def remove_hand(game, number, based_on):
+    """Remove hand ``number``; later hands move up one; the trail keeps it, tricks too (R17)."""
+    hand = game.hands[number - 1]
+    records = game.records()
+    del records[number - 1]
+    game.scoreboard(records)
+    previous = game.hands[number - 2].key if number > 1 else None
+    with _writing(game, based_on):
+        _trail(game, "remove", hand, before=hand.record(), trick_log=hand.trick_log, after_key=previous)
+        _remove_row(game, hand)
+
+
+# --- The trail and its undo ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrailLine:
+    """One trail entry as the table sees it: whether it can be undone, and if not, why.
+
+    ``undone_by`` is the entry that undid it; ``blocked_by`` the newest later
+    entry that still stands and touched the same hand (or the hand a removed
+    one followed): undo that first. ``legacy`` entries predate hand keys.
+    """
+
+    change: Change
+    undone_by: Change | None = None
+    blocked_by: Change | None = None
+    legacy: bool = False
+    moved: bool = False  # the game no longer holds what the entry produced, for no entry's sake
+
+    @property
+    def undoable(self):
+        return (self.change.action != "undo" and self.undone_by is None and self.blocked_by is None
+                and not self.legacy and not self.moved)
+
+
+def trail(game):
+    """The game's trail, newest first, each entry with what stands in the way of undoing it.
+
+    An entry can be undone while the game still holds what it produced: no
+    later entry that still stands touched the same hand. Undos themselves
+    stand for good (they are not undone in turn), and an undone entry is
+    done with. Undoing the standing entries newest first therefore always
+    works, and returns the game to how it was before the oldest of them.
+    """
+    newest_first = sorted(game.changes, key=lambda change: change.id, reverse=True)
+    undone_by = {change.undoes_id: change for change in newest_first if change.action == "undo"}
+    hands = {hand.key: hand for hand in game.hands}
+    newest_standing = {}  # hand key -> the newest standing entry that touched it, among those seen
+    lines = []
+    for change in newest_first:
+        if change.action == "undo" or change.id in undone_by:
+            lines.append(TrailLine(change, undone_by.get(change.id)))
+        elif change.hand_key is None:
+            lines.append(TrailLine(change, legacy=True))
+        else:
+            touched = _touched(change)
+            later = [newest_standing[key] for key in touched if key in newest_standing]
+            blocker = max(later, key=lambda entry: entry.id, default=None)
+            moved = blocker is None and not _still_holds(change, hands)
+            lines.append(TrailLine(change, blocked_by=blocker, moved=moved))
+            for key in touched:
+                newest_standing.setdefault(key, change)
+    return lines
+
+
+def _touched(change):
+    """The hands an entry touched: its own, and for a removal the one it followed."""
+    keys = {change.hand_key}
+    if change.action == "remove" and change.after_key is not None:
+        keys.add(change.after_key)
+    return keys
+
+
+def _still_holds(change, hands):
+    """Whether the game holds what ``change`` produced (a safeguard; the trail's order implies it)."""
+    if change.action == "remove":
+        return change.hand_key not in hands and (change.after_key is None or change.after_key in hands)
+    hand = hands.get(change.hand_key)
+    return hand is not None and hand.record() == Change.record_of(change.after)
+
+
+def undo(game, change_id, based_on):
+    """Undo one trail entry, itself kept in the trail as an undo (R17).
+
+    Raises ``LookupError`` for an entry the game does not have, and
+    ``UndoRefused`` when it cannot be undone now.
+    """
+    line = next((line for line in trail(game) if line.change.id == change_id), None)
+    if line is None:
+        raise LookupError(change_id)
+    if not line.undoable:
+        raise UndoRefused(line)
+    change = line.change
+    records = game.records()
+    if change.action == "remove":
+        position = _position_after(game, change.after_key)
+        records.insert(position, Change.record_of(change.before))
+    else:
+        hand = next(hand for hand in game.hands if hand.key == change.hand_key)
+        if change.action == "record":
+            del records[hand.number - 1]
+        else:
+            records[hand.number - 1] = Change.record_of(change.before)
+    game.scoreboard(records)
+    with _writing(game, based_on):
+        if change.action == "remove":
+            _undo_removal(game, change, position)
+        elif change.action == "record":
+            _trail(game, "undo", hand, before=hand.record(), trick_log=hand.trick_log, undoes=change)
+            _remove_row(game, hand)
+        else:
+            restored = Change.record_of(change.before)
+            _trail(game, "undo", hand, before=hand.record(), after=restored, undoes=change)
+            _set_facts(hand, restored)
+    return change
+
+
+def _position_after(game, key):
+    """The index in the game's hands just after the hand with ``key`` (0 for None)."""
+    if key is None:
+        return 0
+    return next(index for index, hand in enumerate(game.hands) if hand.key == key) + 1
+
+
+def _undo_removal(game, change, position):
+    record = Change.record_of(change.before)
+    hand = Hand(number=position + 1, key=change.hand_key)
+    _set_facts(hand, record)
+    _insert_row(game, hand)
+    log = Change.trick_log_of(change.before)
+    if log is not None:
+        _attach_log(game, hand, log)
+    _trail(game, "undo", hand, after=record, undoes=change)
+
+
+# --- Trick by trick ------------------------------------------------------------------
+
+
+def open_play(game):
+    """The open hand as played so far: (scoreboard, its trick log or None, ``rules.HandPlay``).
+
+    The play is None when the game is over.
+    """
+    board = game.scoreboard()
+    if board.over:
+        return board, None, None
+    log = game.trick_log
+    players = len(game.players)
+    play = log.replay(players) if log else rules.HandPlay(players, board.next_hand.leader)
+    return board, log, play
+
+
+def kitty_needed(log, play):
+    """The kitty's winner has it but the table has not said what it held (R12)."""
+    return play.deal.kitty > 0 and play.kitty_taken_by is not None and not (log and log.kitty)
+
+
+def play_trick(game, cards, confirm, based_on):
+    """Enter the next trick of the open hand, cards in play order from its leader (R6-R13).
+
+    ``cards`` may be text ("10S", "Q♠"); the engine reads them. An apparently
+    illegal lead raises ``rules.IllegalLead`` unless ``confirm``.
+    """
+    board, log, play = open_play(game)
+    if play is None:
+        raise rules.HandAfterGameOver(len(board.hands), len(board.hands) + 1)
+    if kitty_needed(log, play):
+        raise KittyNeeded(play.kitty_taken_by)
+    play.play(cards, confirm=confirm)
+    played = play.tricks[-1]
+    with _writing(game, based_on):
+        if log is None:
+            log = TrickLog(first_leader=board.next_hand.leader)
+            game.trick_logs.append(log)
+        log.tricks.append(Trick(number=played.number, cards=cards_text(played.result.cards), confirmed=confirm))
+    return play
+
+
+def enter_kitty(game, cards, based_on):
+    """Say what the kitty held once its winner turned it over (R3, R12)."""
+    board, log, play = open_play(game)
+    if play is None or not kitty_needed(log, play):
+        return play
+    if len(cards) != play.deal.kitty:
+        raise rules.KittySize(len(cards), play.deal.kitty, len(game.players))
+    kitty = rules.parse_cards(cards)
+    play = log.replay(len(game.players), kitty)
+    with _writing(game, based_on):
+        log.kitty = cards_text(kitty)
+    return play
+
+
+def take_back_trick(game, based_on):
+    """Take back the last trick entered; return its number, or None if none was."""
+    log = game.trick_log
+    if log is None or not log.tricks:
+        return None
+    number = log.tricks[-1].number
+    with _writing(game, based_on):
+        log.tricks.pop()
+    return number
+
+
+def check_log(log, players):
+    """Check a ``PlayedLog`` by playing it through the engine; return the ``rules.HandPlay``."""
+    play = rules.HandPlay(players, log.first_leader, log.kitty)
+    for cards, confirmed in log.tricks:
+        play.play(cards, confirm=confirmed)
+    return play
+
+
+def _log_row(log):
+    return TrickLog(
+        first_leader=log.first_leader,
+        kitty=cards_text(log.kitty) if log.kitty else None,
+        tricks=[Trick(number=number, cards=cards_text(cards), confirmed=confirmed)
+                for number, (cards, confirmed) in enumerate(log.tricks, start=1)],
+    )
+
+
+# --- Rows ----------------------------------------------------------------------------
+
+
+def _new_hand(game, number, record):
+    game.last_hand_key = (game.last_hand_key or 0) + 1
+    hand = Hand(number=number, key=game.last_hand_key)
+    _set_facts(hand, record)
+    return hand
+
+
+def _set_facts(hand, record):
+    hand.set_facts(record, rules.check_takings(dict(enumerate(record.taken))))
+
+
+def _attach_log(game, hand, log):
+    log.hand = hand
+    game.trick_logs.append(log)
+
+
+def _trail(game, action, hand, before=None, after=None, trick_log=None, after_key=None, undoes=None):
+    game.changes.append(Change(
+        action=action, hand_number=hand.number, hand_key=hand.key, after_key=after_key,
+        undoes_id=None if undoes is None else undoes.id,
+        before=Change.facts(before, trick_log), after=Change.facts(after),
+    ))
+
+
+def _remove_row(game, hand):
+    """Delete one hand (and its trick log); later hands move up one number.
+
+    Each move is flushed on its own, in an order that never puts two hands
+    on one number, which the (game, number) unique index forbids.
+    """
+    later = [other for other in game.hands if other.number > hand.number]
+    if hand.trick_log is not None:
+        game.trick_logs.remove(hand.trick_log)
+    game.hands.remove(hand)
+    db.session.flush()
+    for other in later:
+        other.number -= 1
+        db.session.flush()
+
+
+def _insert_row(game, hand):
+    """Insert ``hand`` at its number; that hand and the later ones move down one, last first."""
+    for other in sorted((h for h in game.hands if h.number >= hand.number), key=lambda h: -h.number):
+        other.number += 1
+        db.session.flush()
+    game.hands.insert(hand.number - 1, hand)

@@ -1,0 +1,622 @@
+"""The service layer: every change to a game goes through scorekeeper.table (R13-R17).
+
+Plain examples of each change and its refusals, the undo's semantics, two
+writers at once, and a Hypothesis state machine that drives record,
+correct, remove and undo (stale ones included) against a plain model.
+"""
+
+import random
+import threading
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
+
+from scorekeeper import explain, rules, table
+from scorekeeper.access import load_game
+from scorekeeper.exchange import export_game, read_game
+from scorekeeper.models import Change, Game, db
+
+from .tabletop import SIX, create_game, exported, hidden_fields, random_taken, text_of
+from .tabletop import record_hand as record_web
+
+SPREAD = [rules.Taken(5, 0), rules.Taken(5, 1), rules.Taken(4, 0), rules.Taken(4, 1), rules.Taken(4, 0),
+          rules.Taken(4, 0)]
+OTHER = [rules.Taken(6, 0), rules.Taken(4, 0), rules.Taken(5, 1), rules.Taken(4, 0), rules.Taken(5, 1),
+         rules.Taken(2, 0)]
+MOON = [rules.Taken(26, 2)] + [rules.Taken(0, 0)] * 5
+WEB_SPREAD = [(taken.hearts, taken.marias) for taken in SPREAD]
+
+
+@pytest.fixture
+def context(app):
+    with app.app_context():
+        yield app
+
+
+def new_game(target=150):
+    return table.new_game("Friday", target, 0, SIX)
+
+
+def fresh(game_id):
+    """The game as a new request would load it."""
+    db.session.remove()
+    return load_game(game_id)
+
+
+def record(game, taken=SPREAD, moon=None, reserved=False):
+    table.record_hand(game, taken, moon, reserved, game.revision)
+    return fresh(game.id)
+
+
+def undo(game, change):
+    table.undo(game, change.id, game.revision)
+    return fresh(game.id)
+
+
+def trail_of(game):
+    """The trail, oldest first, as (action, hand number, undoable)."""
+    return [(line.change.action, line.change.hand_number, line.undoable) for line in reversed(table.trail(game))]
+
+
+def entry(game, action, number):
+    """The newest trail entry of ``action`` on hand ``number``."""
+    return next(line.change for line in table.trail(game)
+                if line.change.action == action and line.change.hand_number == number)
+
+
+# --- Each change, and what it refuses ------------------------------------------
+
+
+def test_a_new_game_starts_at_revision_one_with_its_players_in_order(context):
+    game = new_game()
+
+    assert fresh(game.id).names == SIX
+    assert fresh(game.id).revision == 1
+
+
+@pytest.mark.parametrize("names, error", [(SIX[:5], rules.TableSize), (SIX * 2, rules.TableSize)])
+def test_a_table_of_the_wrong_size_is_refused_by_the_engine(context, names, error):
+    with pytest.raises(error):
+        table.new_game("", 150, 0, names)
+
+    assert db.session.execute(db.select(Game)).first() is None
+
+
+def test_recording_a_hand_moves_the_revision_and_writes_the_trail(context):
+    game = record(new_game())
+
+    assert len(game.hands) == 1
+    assert game.revision == 2
+    assert trail_of(game) == [("record", 1, True)]
+
+
+@pytest.mark.parametrize("taken, moon, reserved, error", [
+    ([rules.Taken(27, 0)] + [rules.Taken(0, 0)] * 5, None, False, rules.MoreThanTheHandHolds),
+    ([rules.Taken(20, 1), rules.Taken(10, 1)] + [rules.Taken(0, 0)] * 4, None, False, rules.MoreThanTheHandHolds),
+    ([rules.Taken(20, 1)] + [rules.Taken(0, 0)] * 5, None, False, rules.CardsUnaccounted),
+    (MOON, None, False, rules.MoonChoiceNeeded),
+])
+def test_a_hand_the_rules_refuse_changes_nothing(context, taken, moon, reserved, error):
+    game = new_game()
+
+    with pytest.raises(error):
+        table.record_hand(game, taken, moon, reserved, game.revision)
+
+    game = fresh(game.id)
+    assert (len(game.hands), game.revision, game.changes) == (0, 1, [])
+
+
+def test_a_player_given_too_many_hearts_is_named_by_seat(context):
+    game = new_game()
+
+    with pytest.raises(rules.MoreThanTheHandHolds) as refused:
+        table.record_hand(game, [rules.Taken(0, 0), rules.Taken(30, 0)] + [rules.Taken(0, 0)] * 4, None, False, 1)
+
+    assert (refused.value.player, refused.value.what, refused.value.count, refused.value.most) == (1, "hearts", 30, 26)
+
+
+def test_a_short_hand_is_recorded_once_the_table_says_the_last_trick_was_reserved(context):
+    game = record(new_game(), [rules.Taken(20, 1)] + [rules.Taken(0, 0)] * 5, reserved=True)
+
+    assert (game.hands[0].uncollected_hearts, game.hands[0].uncollected_marias) == (6, 1)
+
+
+def test_a_stale_revision_is_a_conflict_and_changes_nothing(context):
+    game = record(new_game())
+
+    with pytest.raises(table.Conflict):
+        table.record_hand(game, SPREAD, None, False, game.revision - 1)
+
+    assert len(fresh(game.id).hands) == 1
+
+
+def test_no_hand_follows_the_one_that_ended_the_game(context):
+    game = record(new_game(target=10))
+
+    with pytest.raises(rules.HandAfterGameOver):
+        table.record_hand(game, SPREAD, None, False, game.revision)
+
+
+def test_a_correction_keeps_the_old_facts_in_the_trail(context):
+    game = record(new_game())
+
+    table.correct_hand(game, 1, OTHER, None, False, game.revision)
+
+    game = fresh(game.id)
+    assert game.hands[0].record().taken == tuple(OTHER)
+    assert Change.record_of(entry(game, "correct", 1).before).taken == tuple(SPREAD)
+
+
+def test_removing_a_hand_renumbers_the_later_ones_and_keeps_their_keys(context):
+    game = record(record(record(new_game()), OTHER))
+    keys = [hand.key for hand in game.hands]
+
+    table.remove_hand(game, 1, game.revision)
+
+    game = fresh(game.id)
+    assert [hand.number for hand in game.hands] == [1, 2]
+    assert [hand.key for hand in game.hands] == keys[1:]
+
+
+# --- Undo ------------------------------------------------------------------------
+
+
+def test_an_undone_removal_offers_no_undo_again_and_a_forged_one_is_refused(context):
+    """The bug that duplicated a hand: undo a removal, then undo it again."""
+    game = record(record(record(new_game()), OTHER))
+    table.remove_hand(game, 2, game.revision)
+    game = fresh(game.id)
+    removal = entry(game, "remove", 2)
+    game = undo(game, removal)
+    before = export_game(game)
+
+    with pytest.raises(table.UndoRefused) as refused:
+        table.undo(game, removal.id, game.revision)
+
+    game = fresh(game.id)
+    assert [hand.number for hand in game.hands] == [1, 2, 3]
+    assert game.hands[1].record().taken == tuple(OTHER)
+    assert export_game(game) == before
+    assert refused.value.line.undone_by is not None
+    assert not next(line for line in table.trail(game) if line.change.id == removal.id).undoable
+
+
+def test_an_undo_entry_itself_offers_no_undo_and_refuses_a_forged_one(context):
+    """Undo on a "put back" entry answered 500: now it is a plain refusal."""
+    game = record(new_game())
+    table.correct_hand(game, 1, OTHER, None, False, game.revision)
+    game = fresh(game.id)
+    game = undo(game, entry(game, "correct", 1))
+    put_back = entry(game, "undo", 1)
+
+    with pytest.raises(table.UndoRefused):
+        table.undo(game, put_back.id, game.revision)
+
+    assert fresh(game.id).hands[0].record().taken == tuple(SPREAD)
+
+
+def test_a_later_change_to_the_same_hand_stands_in_the_way_and_is_named(context, app):
+    game = record(new_game())
+    table.correct_hand(game, 1, OTHER, None, False, game.revision)
+    game = fresh(game.id)
+    table.correct_hand(game, 1, SPREAD[::-1], None, False, game.revision)
+    game = fresh(game.id)
+    first, second = sorted((c for c in game.changes if c.action == "correct"), key=lambda c: c.id)
+
+    line = next(line for line in table.trail(game) if line.change.id == first.id)
+
+    assert line.blocked_by.id == second.id
+    with app.test_request_context():
+        assert "Hand 1 corrected." in explain.why_not_undoable(line)
+    with pytest.raises(table.UndoRefused):
+        table.undo(game, first.id, game.revision)
+
+
+def test_undoing_a_removal_brings_back_its_place_and_its_trick_log(context):
+    game = record(new_game())
+    leader = game.scoreboard().next_hand.leader
+    table.play_trick(game, ["2♣", "3♣", "4♣", "5♣", "6♣", "7♣"], False, game.revision)
+    game = fresh(game.id)
+    game = record(game, OTHER)
+    game = record(game, SPREAD[::-1])
+    assert game.log_of(game.hands[1]) is not None
+    table.remove_hand(game, 2, game.revision)
+    game = fresh(game.id)
+
+    game = undo(game, entry(game, "remove", 2))
+
+    assert [hand.record().taken for hand in game.hands] == [tuple(SPREAD), tuple(OTHER), tuple(SPREAD[::-1])]
+    log = game.log_of(game.hands[1])
+    assert [trick.cards.split() for trick in log.tricks] == [["2♣", "3♣", "4♣", "5♣", "6♣", "7♣"]]
+    assert log.first_leader == leader
+
+
+def test_undoing_a_record_takes_the_hand_back(context):
+    game = record(record(new_game()), OTHER)
+
+    game = undo(game, entry(game, "record", 2))
+
+    assert [hand.record().taken for hand in game.hands] == [tuple(SPREAD)]
+    assert trail_of(game) == [("record", 1, True), ("record", 2, False), ("undo", 2, False)]
+
+
+def test_an_undo_that_would_put_a_hand_after_game_over_is_refused(context):
+    none = [rules.Taken(0, 0)] * 4
+    first = [rules.Taken(20, 2), rules.Taken(6, 0)] + none  # Ana 46
+    second = [rules.Taken(20, 0), rules.Taken(6, 0), rules.Taken(0, 2), rules.Taken(0, 0)] + none[:2]  # Ana 20
+    third = [rules.Taken(20, 0), rules.Taken(6, 0), rules.Taken(0, 1), rules.Taken(0, 1)] + none[:2]
+    game = record(record(new_game(target=60), first), second)
+    table.remove_hand(game, 1, game.revision)
+    game = record(fresh(game.id), third)  # Ana 40: the game goes on without the first hand
+
+    with pytest.raises(rules.HandAfterGameOver) as refused:
+        table.undo(game, entry(game, "remove", 1).id, game.revision)
+
+    assert refused.value.ended_after == 2
+    assert len(fresh(game.id).hands) == 2
+
+
+def test_every_refusal_of_the_engine_and_the_service_is_worded(app):
+    kinds = set(rules.RuleError.__subclasses__()) | {table.Conflict, table.UndoRefused, table.KittyNeeded}
+
+    assert kinds <= set(explain._WORDING)
+
+
+# --- Two writers at once ---------------------------------------------------------
+
+
+def at_once(app, game_id, changes):
+    """Run each change on its own thread and connection at the same moment; return what each raised."""
+    barrier = threading.Barrier(len(changes))
+    outcomes = [None] * len(changes)
+
+    def run(index, change):
+        with app.app_context():
+            game = load_game(game_id)
+            barrier.wait()
+            try:
+                change(game)
+                outcomes[index] = "saved"
+            except Exception as error:  # noqa: BLE001 - the outcome is what the test checks
+                outcomes[index] = type(error).__name__
+            finally:
+                db.session.remove()
+
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(changes)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes
+
+
+def test_two_scorers_removing_different_hands_at_once_one_wins_the_other_conflicts(app):
+    rounds = 12
+    with app.app_context():
+        game = new_game(target=100_000)
+        for _hand in range(rounds + 3):
+            game = record(game)
+        game_id = game.id
+    outcomes = []
+    for _round in range(rounds):
+        with app.app_context():
+            revision = fresh(game_id).revision
+        outcomes.append(sorted(at_once(app, game_id, [
+            lambda game: table.remove_hand(game, 2, revision),
+            lambda game: table.remove_hand(game, 3, revision),
+        ])))
+
+    with app.app_context():
+        numbers = [hand.number for hand in fresh(game_id).hands]
+    print(f"races: {rounds} simultaneous removals, {numbers[-1]} hands left, numbered 1..n")
+    assert outcomes == [["Conflict", "saved"]] * rounds
+    assert numbers == list(range(1, 4))
+
+
+def test_two_scorers_undoing_at_once_undo_once(app):
+    with app.app_context():
+        game = record(record(record(new_game())))
+        table.remove_hand(game, 2, game.revision)
+        game = fresh(game.id)
+        removal, revision, game_id = entry(game, "remove", 2).id, game.revision, game.id
+
+    outcomes = at_once(app, game_id, [lambda game: table.undo(game, removal, revision)] * 2)
+
+    with app.app_context():
+        assert sorted(outcomes) == ["Conflict", "saved"]
+        assert [hand.number for hand in fresh(game_id).hands] == [1, 2, 3]
+
+
+# --- Every conflict is a 409 with the form kept ----------------------------------------
+
+
+def stale(client, url, **fields):
+    """A form at ``url`` as a phone showed it before the game changed: its revision one behind."""
+    shown = hidden_fields(client, url)
+    return {**shown, "revision": str(int(shown["revision"]) - 1), **fields}
+
+
+def test_a_stale_removal_asks_again_with_the_game_as_it_is_now(client):
+    game_id = create_game(client)
+    for _hand in range(2):
+        record_web(client, game_id, WEB_SPREAD)
+    url = f"/games/{game_id}/hands/1/remove"
+
+    response = client.post(url, data=stale(client, url))
+
+    assert response.status_code == 409
+    assert "Another device changed this game a moment ago, so nothing was saved." in text_of(response)
+    assert "Yes, remove hand 1" in text_of(response)
+    assert len(exported(client, game_id)["hands"]) == 2
+
+
+def test_a_stale_trick_is_refused_with_the_cards_as_typed(client):
+    game_id = create_game(client)
+    url = f"/games/{game_id}/play"
+    cards = ["2♣", "3♣", "4♣", "5♣", "6♣", "7♣"]
+    record_web(client, game_id, WEB_SPREAD)
+
+    response = client.post(url, data=stale(client, url, number="1",
+                                           **{f"cards-{seat}": card for seat, card in enumerate(cards)}))
+
+    page = response.get_data(as_text=True)
+    assert response.status_code == 409
+    assert "Another device changed this game a moment ago" in text_of(response)
+    assert all(f'value="{card}"' in page for card in cards)
+
+
+def test_a_stale_undo_shows_the_trail_as_it_is_now(app, client):
+    game_id = create_game(client)
+    record_web(client, game_id, WEB_SPREAD)
+    record_web(client, game_id, WEB_SPREAD)
+    with app.app_context():
+        first = min(change.id for change in db.session.get(Game, game_id).changes)
+
+    shown_before_the_second_hand = {**hidden_fields(client, "/games/new"), "revision": "2"}
+
+    response = client.post(f"/games/{game_id}/changes/{first}/undo", data=shown_before_the_second_hand)
+
+    assert response.status_code == 409
+    assert "Another device changed this game a moment ago" in text_of(response)
+    assert len(exported(client, game_id)["hands"]) == 2
+
+
+# --- A state machine against a plain model -----------------------------------------
+
+
+def naive_points(taken, moon):
+    """A hand's points by R14 and R15, written out plainly, without the engine."""
+    shooter = next((seat for seat, t in enumerate(taken) if (t.hearts, t.marias) == (26, 2)), None)
+    if shooter is None:
+        return [t.hearts + 13 * t.marias for t in taken]
+    if moon is rules.Moon.SUBTRACT:
+        return [-26 if seat == shooter else 0 for seat in range(len(taken))]
+    return [0 if seat == shooter else 26 for seat in range(len(taken))]
+
+
+def naive_end(hands, target):
+    """The number of the hand after which someone reached the target (R16), or None."""
+    totals = [0] * len(SIX)
+    for number, (taken, moon) in enumerate(hands, start=1):
+        totals = [total + points for total, points in zip(totals, naive_points(taken, moon))]
+        if max(totals) >= target:
+            return number
+    return None
+
+
+def legal_after_all(hands, target):
+    """Whether no hand follows the one that ended the game."""
+    end = naive_end(hands, target)
+    return end is None or end == len(hands)
+
+
+def random_hand(seed):
+    """Random legal takings for six players, with a moon now and then and a reserved last trick."""
+    rng = random.Random(seed)
+    if rng.random() < 0.08:
+        shooter = rng.randrange(len(SIX))
+        taken = tuple(rules.Taken(26, 2) if seat == shooter else rules.Taken(0, 0) for seat in range(len(SIX)))
+        return taken, rng.choice(list(rules.Moon))
+    collected = 26 - (rng.randrange(4) if rng.random() < 0.15 else 0)  # a reserved last trick now and then
+    taken = tuple(random_taken(rng, len(SIX), hearts=collected))
+    if rules.moon_shooter(dict(enumerate(taken))) is not None:
+        return taken, rules.Moon.ADD
+    return taken, None
+
+
+STEPS = {"steps": 0, "games": 0, "undos": 0, "refused": 0}
+
+
+class GameAgainstAModel(RuleBasedStateMachine):
+    """Random records, corrections, removals and undos (stale ones too) against plain lists."""
+
+    target = 160
+
+    def __init__(self):
+        super().__init__()
+        self.game_id = None
+        self.hands = []  # the model: (taken, moon) in order
+        self.keys = []  # the model's name for each hand, in order
+        self.entries = []  # the model's trail: dicts with action, key, before, after, undone
+        self.next_key = 0
+
+    @initialize()
+    def start(self):
+        game = table.new_game("Model", self.target, 0, SIX)
+        self.game_id = game.id
+        STEPS["games"] += 1
+
+    def game(self):
+        return fresh(self.game_id)
+
+    def attempt(self, change, expect_ok, **entry):
+        """Make a change; the model changes only if the service says it saved."""
+        STEPS["steps"] += 1
+        game = self.game()
+        try:
+            change(game)
+        except (rules.HandAfterGameOver, table.UndoRefused):
+            assert not expect_ok
+            STEPS["refused"] += 1
+            return False
+        assert expect_ok, f"the service saved what the model refuses: {entry}"
+        return True
+
+    def touched(self, model_entry):
+        keys = {model_entry["key"]}
+        if model_entry["action"] == "remove" and model_entry["after_key"] is not None:
+            keys.add(model_entry["after_key"])
+        return keys
+
+    def model_undoable(self, index):
+        target = self.entries[index]
+        if target["action"] == "undo" or target["undone"]:
+            return False
+        later = [e for e in self.entries[index + 1:] if e["action"] != "undo" and not e["undone"]]
+        return not any(self.touched(e) & self.touched(target) for e in later)
+
+    @rule(seed=st.integers(0, 2**32))
+    def record(self, seed):
+        taken, moon = random_hand(seed)
+        after = self.hands + [(taken, moon)]
+        ok = self.attempt(lambda game: table.record_hand(game, taken, moon, True, game.revision),
+                          legal_after_all(after, self.target), action="record")
+        if ok:
+            self.next_key += 1
+            self.hands, self.keys = after, self.keys + [self.next_key]
+            self.entries.append({"action": "record", "key": self.next_key, "after_key": None,
+                                 "before": None, "after": (taken, moon), "undone": False})
+
+    @rule(data=st.data(), seed=st.integers(0, 2**32))
+    def correct(self, data, seed):
+        if not self.hands:
+            return
+        index = data.draw(st.integers(0, len(self.hands) - 1))
+        taken, moon = random_hand(seed)
+        after = self.hands[:index] + [(taken, moon)] + self.hands[index + 1:]
+        unchanged = self.hands[index] == (taken, moon)
+        ok = self.attempt(lambda game: table.correct_hand(game, index + 1, taken, moon, True, game.revision),
+                          legal_after_all(after, self.target), action="correct")
+        if ok and not unchanged:
+            self.entries.append({"action": "correct", "key": self.keys[index], "after_key": None,
+                                 "before": self.hands[index], "after": (taken, moon), "undone": False})
+            self.hands = after
+
+    @rule(data=st.data())
+    def remove(self, data):
+        if not self.hands:
+            return
+        index = data.draw(st.integers(0, len(self.hands) - 1))
+        after = self.hands[:index] + self.hands[index + 1:]
+        ok = self.attempt(lambda game: table.remove_hand(game, index + 1, game.revision),
+                          legal_after_all(after, self.target), action="remove")
+        if ok:
+            self.entries.append({"action": "remove", "key": self.keys[index],
+                                 "after_key": self.keys[index - 1] if index else None,
+                                 "before": self.hands[index], "after": None, "undone": False})
+            self.hands, self.keys = after, self.keys[:index] + self.keys[index + 1:]
+
+    @rule(data=st.data())
+    def undo(self, data):
+        """Undo any entry of the trail, stale and already undone ones included."""
+        if not self.entries:
+            return
+        index = data.draw(st.integers(0, len(self.entries) - 1))
+        self.undo_entry(index)
+
+    def undo_entry(self, index):
+        target = self.entries[index]
+        hands, keys = self.hands[:], self.keys[:]
+        if self.model_undoable(index):
+            if target["action"] == "remove":
+                place = 0 if target["after_key"] is None else keys.index(target["after_key"]) + 1
+                hands.insert(place, target["before"])
+                keys.insert(place, target["key"])
+            elif target["action"] == "record":
+                place = keys.index(target["key"])
+                del hands[place], keys[place]
+            else:
+                hands[keys.index(target["key"])] = target["before"]
+        expect_ok = self.model_undoable(index) and legal_after_all(hands, self.target)
+        change_id = self.change_ids()[index]
+        ok = self.attempt(lambda game: table.undo(game, change_id, game.revision), expect_ok, action="undo")
+        if ok:
+            STEPS["undos"] += 1
+            target["undone"] = True
+            self.hands, self.keys = hands, keys
+            self.entries.append({"action": "undo", "key": target["key"], "after_key": None,
+                                 "before": None, "after": None, "undone": False})
+        return ok
+
+    @rule()
+    def stale_write(self):
+        """A form shown before the last change is refused whole."""
+        game = self.game()
+        if game.revision < 2:
+            return
+        before = export_game(game)
+        with pytest.raises(table.Conflict):
+            table.record_hand(game, *random_hand(0), True, game.revision - 1)
+        assert export_game(self.game()) == before
+
+    def change_ids(self):
+        return [change.id for change in sorted(self.game().changes, key=lambda change: change.id)]
+
+    @invariant()
+    def hands_are_numbered_one_to_n_and_match_the_model(self):
+        if self.game_id is None:
+            return
+        game = self.game()
+        assert [hand.number for hand in game.hands] == list(range(1, len(self.hands) + 1))
+        assert [(hand.record().taken, hand.record().moon) for hand in game.hands] == self.hands
+        assert [hand.key for hand in game.hands] == self.keys
+
+    @invariant()
+    def the_scoreboard_equals_the_plain_model(self):
+        if self.game_id is None:
+            return
+        board = self.game().scoreboard()
+        totals = [0] * len(SIX)
+        for taken, moon in self.hands:
+            totals = [total + points for total, points in zip(totals, naive_points(taken, moon))]
+        assert list(board.totals) == totals
+        assert board.over == (naive_end(self.hands, self.target) is not None)
+
+    @invariant()
+    def undoable_entries_are_the_models(self):
+        if self.game_id is None:
+            return
+        lines = {line.change.id: line.undoable for line in table.trail(self.game())}
+        assert [lines[change_id] for change_id in self.change_ids()] == [
+            self.model_undoable(index) for index in range(len(self.entries))]
+
+    @invariant()
+    def export_then_import_gives_the_same_game(self):
+        if self.game_id is None:
+            return
+        document = export_game(self.game())
+        copy = table.import_game(read_game(document))
+        assert export_game(fresh(copy.id)) == document
+
+    def teardown(self):
+        """Undoing every standing entry newest first returns the game to its start."""
+        if self.game_id is None:
+            return
+        for index in reversed(range(len(self.entries))):
+            if self.entries[index]["action"] != "undo" and not self.entries[index]["undone"]:
+                assert self.undo_entry(index), "a standing entry could not be undone newest first"
+        assert self.hands == []
+        assert self.game().hands == []
+
+
+def test_random_records_corrections_removals_and_undos_agree_with_a_plain_model(context):
+    machine = type("Machine", (GameAgainstAModel,), {})
+    run_state_machine_as_test(machine, settings=settings(
+        max_examples=60, stateful_step_count=25, deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]))
+
+    print(f"service: a state machine ran {STEPS['steps']} steps in {STEPS['games']} games, "
+          f"{STEPS['undos']} undos, {STEPS['refused']} refusals checked against the model")
+    assert STEPS["steps"] > 0
