@@ -676,10 +676,6 @@ class HandPlay:
     def finished(self) -> bool:
         return len(self.tricks) == self.deal.tricks
 
-    def copies_played(self, card: str | Card) -> int:
-        """How many copies of ``card`` this hand has used so far, kitty included (R2)."""
-        return self._seen[Card.parse(card)]
-
     def check_lead(self, card: str | Card) -> None:
         """Raise ``IllegalLead`` if leading ``card`` now looks illegal (R6, R8)."""
         card = Card.parse(card)
