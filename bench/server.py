@@ -28,11 +28,11 @@ def app_config(database_uri):
 
 def serve(database_uri):
     """The server subprocess: the app plus the benchmark's trivial route, served by waitress."""
-    import waitress
+    from scorekeeper.serving import create_server
 
     app = create_app(app_config(database_uri))
     app.add_url_rule(TRIVIAL, "bench_trivial", lambda: "ok")
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=THREADS, ident="scorekeeper")
+    server = create_server(app, host="127.0.0.1", port=0, threads=THREADS)
     print(server.effective_port, flush=True)
     server.run()
 

@@ -83,8 +83,6 @@ def qr_svg(url):
 @with_appcontext
 def serve_command(host, port, threads):
     """Serve the scorekeeper to the table with waitress."""
-    import waitress
-
     click.echo("Cancellation Hearts scorekeeper is running. Open one of these on any phone on the same Wi-Fi:")
     for url in table_urls(host, port):
         click.echo(f"    {url}")
@@ -93,7 +91,51 @@ def serve_command(host, port, threads):
         click.echo("Or scan this with a phone's camera:")
         segno.make(urls[0], error="m").terminal(compact=True)
     click.echo("Stop it with Ctrl+C.")
-    waitress.serve(current_app._get_current_object(), host=host, port=port, threads=threads, ident="scorekeeper")
+    create_server(current_app._get_current_object(), host=host, port=port, threads=threads).run()
+
+
+def create_server(app, **adjustments):
+    """A waitress server for ``app`` whose bodiless answers (an unchanged poll's 304) keep the connection.
+
+    Waitress 3.0 closes the connection after every response without a
+    length, 304 included; a 304 ends at its header section (RFC 9110 15.4.5,
+    RFC 9112 6.3), so the phone's next poll can reuse the connection.
+    """
+    import waitress.server
+
+    server = waitress.server.create_server(app, **{"ident": "scorekeeper", **adjustments})
+    sockets = server.map if isinstance(server, waitress.server.MultiSocketServer) else server._map
+    for dispatcher in list(sockets.values()):
+        if isinstance(dispatcher, waitress.server.BaseWSGIServer):
+            dispatcher.channel_class = _keep_alive_channel()
+    return server
+
+
+@functools.cache
+def _keep_alive_channel():
+    """waitress's channel, making tasks that keep the connection after a bodiless answer."""
+    from waitress.channel import HTTPChannel
+    from waitress.task import WSGITask
+
+    class KeepAliveTask(WSGITask):
+        _bodiless = False
+
+        def build_response_header(self):
+            connection = self.request.headers.get("CONNECTION", "").lower()
+            self._bodiless = not self.has_body and self.version == "1.1" and connection != "close"
+            try:
+                return super().build_response_header()
+            finally:
+                self._bodiless = False
+
+        def set_close_on_finish(self):
+            if not self._bodiless:  # only waitress's "no length, so close" for a response with no body
+                super().set_close_on_finish()
+
+    class KeepAliveChannel(HTTPChannel):
+        task_class = KeepAliveTask
+
+    return KeepAliveChannel
 
 
 @click.command("scorer-link")
