@@ -39,7 +39,7 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)
 
-    from . import backup, exchange, explain, games, hands, i18n, live, migrate, models, pages, rules, serving, tricks
+    from . import assets, backup, exchange, explain, games, hands, i18n, live, migrate, models, pages, rules, serving, tricks
 
     # Ids in paths stop where the database's integers stop: past that, a 404.
     app.url_map.converters["int"] = DatabaseIdConverter
@@ -64,6 +64,7 @@ def create_app(test_config=None):
     exchange.init_app(app)
     backup.init_app(app)
     serving.init_app(app)
+    assets.init_app(app)
     app.after_request(secure_headers)
     app.session_interface = SessionInterface()
     return app

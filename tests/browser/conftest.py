@@ -9,6 +9,7 @@ import pathlib
 import threading
 
 import pytest
+from flask import request
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
@@ -20,6 +21,9 @@ TABLET = {"width": 820, "height": 1180}
 SCREENSHOTS = pathlib.Path(__file__).resolve().parents[2] / "screenshots"
 
 
+SERVED = []  # the path of every request the live server answered, in order
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
     """The app on a fresh database, served on a free port of 127.0.0.1 until the session ends."""
@@ -29,6 +33,7 @@ def live_server(tmp_path_factory):
         "SECRET_KEY": "browser test secret key",
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
     })
+    app.before_request(lambda: SERVED.append(request.path))
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -56,6 +61,13 @@ def browser_context_args(browser_context_args):
 def base_url(live_server):
     """Lets tests call page.goto("/")."""
     return live_server
+
+
+@pytest.fixture
+def served_paths():
+    """The paths the server answers from now on, as a list that grows."""
+    SERVED.clear()
+    return SERVED
 
 
 @pytest.fixture

@@ -1,0 +1,90 @@
+"""Static files, read and compressed once at start, served from memory under content-hashed URLs.
+
+``url_for("static", filename="style.css")`` becomes ``/static/style.css?v=<hash>``:
+a URL that names one version of the file, so the browser may keep it for a
+year without asking again (``immutable``); a change to the file changes its
+URL. Text files keep a gzip copy, sent to browsers that accept it.
+"""
+
+import gzip
+import hashlib
+import mimetypes
+import os
+from dataclasses import dataclass
+
+from flask import Response, abort, request
+
+ONE_YEAR = 365 * 24 * 3600
+COMPRESSED_TYPES = ("text/", "application/javascript", "application/manifest+json", "image/svg+xml")
+mimetypes.add_type("application/manifest+json", ".webmanifest")
+mimetypes.add_type("text/javascript", ".js")
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One static file: its bytes, their gzip copy (if worth sending), its type and version."""
+
+    body: bytes
+    gzipped: bytes | None
+    mimetype: str
+    version: str
+
+
+def read_assets(folder):
+    """Every file under ``folder`` by its path there ("icons/icon.svg"), read and compressed."""
+    assets = {}
+    for directory, _folders, files in os.walk(folder):
+        for name in files:
+            path = os.path.join(directory, name)
+            with open(path, "rb") as asset_file:
+                body = asset_file.read()
+            mimetype = mimetypes.guess_type(name)[0] or "application/octet-stream"
+            gzipped = gzip.compress(body, 9, mtime=0) if mimetype.startswith(COMPRESSED_TYPES) else None
+            if gzipped is not None and len(gzipped) >= len(body):
+                gzipped = None
+            version = hashlib.sha256(body).hexdigest()[:12]
+            assets[os.path.relpath(path, folder).replace(os.sep, "/")] = Asset(body, gzipped, mimetype, version)
+    return assets
+
+
+def accepts_gzip():
+    """Whether this request's client takes gzip-encoded answers."""
+    return request.accept_encodings["gzip"] > 0
+
+
+def encoded(response, body, gzipped):
+    """``response`` with ``gzipped`` as its body if the client takes it, else ``body``; varies by encoding."""
+    response.vary.add("Accept-Encoding")
+    if gzipped is not None and accepts_gzip():
+        response.set_data(gzipped)
+        response.content_encoding = "gzip"
+    else:
+        response.set_data(body)
+    return response
+
+
+def init_app(app):
+    """Serve ``app``'s static folder from memory, under versioned URLs."""
+    assets = read_assets(app.static_folder)
+
+    def static(filename):
+        asset = assets.get(filename)
+        if asset is None:
+            abort(404)
+        response = encoded(Response(mimetype=asset.mimetype), asset.body, asset.gzipped)
+        if request.args.get("v") == asset.version:
+            response.cache_control.public = True
+            response.cache_control.max_age = ONE_YEAR
+            response.cache_control.immutable = True
+        else:  # an old or unversioned URL: the browser asks again each time
+            response.cache_control.no_cache = True
+            response.set_etag(asset.version, weak=True)  # the same for either encoding
+            response.make_conditional(request)
+        return response
+
+    def versioned(endpoint, values):
+        if endpoint == "static" and values.get("filename") in assets:
+            values.setdefault("v", assets[values["filename"]].version)
+
+    app.view_functions["static"] = static
+    app.url_defaults(versioned)
