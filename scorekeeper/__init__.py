@@ -39,7 +39,22 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)
 
-    from . import assets, backup, exchange, explain, games, hands, i18n, live, migrate, models, pages, rules, serving, tricks
+    from . import (
+        assets,
+        backup,
+        exchange,
+        explain,
+        games,
+        hands,
+        i18n,
+        live,
+        migrate,
+        models,
+        pages,
+        rules,
+        serving,
+        tricks,
+    )
 
     # Ids in paths stop where the database's integers stop: past that, a 404.
     app.url_map.converters["int"] = DatabaseIdConverter
