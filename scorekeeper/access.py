@@ -21,14 +21,22 @@ GAME_LOADING = [
     selectinload(Game.trick_logs).selectinload(TrickLog.tricks),
     selectinload(Game.changes),
 ]
+# What the table view, the watch page and the display show: no trick log is
+# loaded, only whether each hand has one (Hand.has_tricks).
+PAGE_LOADING = [
+    joinedload(Game.players),
+    selectinload(Game.hands).joinedload(Hand.takings),
+    selectinload(Game.changes),
+]
 
 
-def load_game(game_id, scorer=False):
+def load_game(game_id, scorer=False, loading=GAME_LOADING):
     """The game with all it holds in a fixed number of queries (six at most), or 404.
 
     With ``scorer``, a device without the game's scorer key is refused (403).
+    ``loading`` may be ``PAGE_LOADING`` for a page that shows no trick.
     """
-    game = db.get_or_404(Game, game_id, options=GAME_LOADING)
+    game = db.get_or_404(Game, game_id, options=loading)
     if scorer:
         require_scorer(game)
     return game
@@ -45,9 +53,14 @@ def grant(game):
 
 def is_scorer(game):
     """Whether this device holds ``game``'s scorer key (compared in constant time)."""
+    return holds_key(game.id, game.scorer_key)
+
+
+def holds_key(game_id, scorer_key):
+    """Whether this device holds ``scorer_key``, the key of game ``game_id``."""
     keys = session.get(SESSION_KEYS)
-    key = keys.get(str(game.id)) if isinstance(keys, dict) else None
-    return isinstance(key, str) and matches(key, game.scorer_key)
+    key = keys.get(str(game_id)) if isinstance(keys, dict) else None
+    return isinstance(key, str) and matches(key, scorer_key)
 
 
 def matches(offered, key):

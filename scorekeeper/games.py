@@ -9,7 +9,7 @@ from werkzeug.datastructures import CombinedMultiDict, MultiDict
 
 from . import rules
 from . import table as changes  # the service module; here "table" is the table view
-from .access import grant, is_scorer, load_game, matches
+from .access import PAGE_LOADING, grant, is_scorer, load_game, matches
 from .chart import score_chart
 from .exchange import DocumentError, dumps, export_game, read_text
 from .explain import describe
@@ -17,6 +17,7 @@ from .forms import ImportForm, NewGameForm
 from .hands import INVALID, trail_page
 from .i18n import _
 from .models import Game, Hand, db
+from .rendered import game_page, scoreboard
 from .serving import qr_svg, watch_url
 
 bp = Blueprint("games", __name__)
@@ -97,23 +98,24 @@ def table(game_id):
 
     The scorer's device sees the controls; everyone else sees the read-only view.
     """
-    game = load_game(game_id)
-    return table_page(game, scorer=is_scorer(game))
+    return game_page(game_id, lambda scorer: table_page(game_id, scorer))
 
 
-def table_page(game, scorer):
-    """The table view of ``game``: with the scorer's controls, or read-only for everyone else."""
-    board = game.scoreboard()
+def table_page(game_id, scorer):
+    """The table view of a game, with the scorer's controls or read-only; its HTML and CSRF token."""
+    game = load_game(game_id, loading=PAGE_LOADING)
+    board = scoreboard(game)
+    trail = trail_page(game, readonly=not scorer, newest=RECENT_CHANGES)
     page = {"game": game, "board": board, "pass_to": rules.pass_to, "readonly": not scorer,
-            "recent_hands": RECENT_HANDS, "chart": score_chart(board, game.names),
-            **trail_page(game, readonly=not scorer, newest=RECENT_CHANGES)}
+            "recent_hands": RECENT_HANDS, "chart": score_chart(board, game.names), **trail}
     if scorer:
         share = watch_url(game)
         page.update(
             share_url=share, share_qr=qr_svg(share),
             scorer_link=url_for("games.become_scorer", game_id=game.id, key=game.scorer_key, _external=True),
         )
-    return render_template("games/table.html", **page)
+    token = trail["undo_form"].csrf_token.current_token if trail["undo_form"] and trail["trail"] else None
+    return render_template("games/table.html", **page), token
 
 
 @bp.get("/games/<int:game_id>/hands")

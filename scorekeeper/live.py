@@ -3,9 +3,10 @@
 from flask import Blueprint, abort, jsonify, render_template, request
 
 from . import rules
-from .access import load_game
+from .access import PAGE_LOADING, load_game
 from .games import table_page
 from .models import Game, db
+from .rendered import game_page, scoreboard
 
 bp = Blueprint("live", __name__)
 
@@ -25,11 +26,15 @@ def state(game_id):
 @bp.get("/games/<int:game_id>/watch")
 def watch(game_id):
     """The table view for everyone at the table: read-only, updating by itself."""
-    return table_page(load_game(game_id), scorer=False)
+    return game_page(game_id, lambda _scorer: table_page(game_id, scorer=False), readonly=True)
 
 
 @bp.get("/games/<int:game_id>/display")
 def display(game_id):
     """The big-screen layout for a tablet in the middle of the table."""
-    game = load_game(game_id)
-    return render_template("games/display.html", game=game, board=game.scoreboard(), pass_to=rules.pass_to)
+    return game_page(game_id, lambda _scorer: (display_page(game_id), None), readonly=True)
+
+
+def display_page(game_id):
+    game = load_game(game_id, loading=PAGE_LOADING)
+    return render_template("games/display.html", game=game, board=scoreboard(game), pass_to=rules.pass_to)

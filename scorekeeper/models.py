@@ -6,8 +6,8 @@ import sqlite3
 from datetime import datetime, timezone
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import CheckConstraint, Engine, ForeignKey, Index, String, Text, UniqueConstraint, event
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy import CheckConstraint, Engine, ForeignKey, Index, String, Text, UniqueConstraint, event, exists
+from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship
 
 from . import rules
 
@@ -282,6 +282,14 @@ class Change(db.Model):
         """The trick log kept with a removed hand's facts, as a new unsaved ``TrickLog``, or None."""
         tricks = json.loads(text).get("tricks") if text else None
         return None if tricks is None else TrickLog.from_facts(tricks)
+
+
+# Whether a hand was played trick by trick, and whether a hand is being played
+# so now: a column of each query, so that a page needs no trick log loaded.
+Hand.has_tricks = column_property(exists().where(TrickLog.hand_id == Hand.id))
+Game.playing_trick_by_trick = column_property(
+    exists().where(TrickLog.game_id == Game.id, TrickLog.hand_id.is_(None))
+)
 
 
 def cards_text(cards):

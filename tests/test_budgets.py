@@ -49,11 +49,26 @@ def test_sql_statements_per_page_are_few_and_do_not_grow_with_hands(app, client,
     assert many <= MOST_STATEMENTS, f"{page}: {many} statements"
 
 
+GAME_PAGES = ["/games/{id}", "/games/{id}/watch", "/games/{id}/display"]
+
+
+@pytest.mark.parametrize("page", GAME_PAGES)
+def test_a_game_page_costs_four_statements_when_first_shown_and_one_after(app, client, page):
+    game_id = long_game(client, 40)
+    client.get("/")  # the flashed "Hand 40 recorded." is shown there, so the page can be kept
+    url = page.format(id=game_id)
+
+    first, again = statements(app, client, url), statements(app, client, url)
+
+    assert first <= 4, f"{url}: {first} statements on a miss"
+    assert again == 1, f"{url}: {again} statements on a hit"
+
+
 def test_table_view_first_load_stays_under_30_kb(client):
     game_id = long_game(client, 40)
 
     page = client.get(f"/games/{game_id}").get_data()
-    urls = re.findall(r'(?:href|src)="(/static/[^"]+\.(?:css|js))"', page.decode())
+    urls = re.findall(r'(?:href|src)="(/static/[^"?]+\.(?:css|js)(?:\?v=\w+)?)"', page.decode())
     assets = []
     for url in urls:
         with client.get(url) as response:

@@ -1,0 +1,156 @@
+"""Kept pages are never stale: after every kind of write a game's pages are what a fresh render shows."""
+
+import gzip
+import io
+import json
+import re
+
+import pytest
+
+from scorekeeper import create_app
+from scorekeeper.models import Game, db
+
+from .tabletop import SIX, create_game, exported, hidden_fields, post_hand, record_hand, text_of
+
+SPREAD = [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)]
+OTHER = [(4, 0), (4, 0), (5, 1), (4, 0), (5, 1), (4, 0)]
+TOKEN = re.compile(r'name="csrf_token" type="hidden" value="[^"]+"')
+
+
+@pytest.fixture
+def fresh_eyes(database_uri):
+    """Another app on the same database, keeping no page of its own: what a fresh render shows."""
+    return create_app({"TESTING": True, "SECRET_KEY": "test secret key", "SQLALCHEMY_DATABASE_URI": database_uri})
+
+
+def seen(client, url):
+    """A page's HTML as its reader gets it, the CSRF token (the session's own) blanked."""
+    return TOKEN.sub('name="csrf_token" value=""', client.get(url).get_data(as_text=True))
+
+
+def pages(client, game_id):
+    return {url: seen(client, url) for url in
+            [f"/games/{game_id}", f"/games/{game_id}/watch", f"/games/{game_id}/display"]}
+
+
+def assert_fresh(client, fresh_eyes, game_id):
+    """Every page of the game, seen twice (the second from the cache), is what the other app renders."""
+    client.get("/")  # shows and so drops the flashed message, which is never kept
+    twin = fresh_eyes.test_client()
+    with client.session_transaction() as mine, twin.session_transaction() as theirs:
+        theirs.update(dict(mine))  # the same scorer, on the other app
+    kept = pages(client, game_id)
+    assert pages(client, game_id) == kept
+    assert kept == pages(twin, game_id)
+
+
+def undo_newest(client, app, game_id):
+    with app.app_context():
+        change = max(db.session.get(Game, game_id).changes, key=lambda change: change.id)
+    fields = {**hidden_fields(client, "/games/new"), "revision": str(exported_revision(client, game_id))}
+    return client.post(f"/games/{game_id}/changes/{change.id}/undo", data=fields)
+
+
+def exported_revision(client, game_id):
+    return client.get(f"/games/{game_id}/state").get_json()["revision"]
+
+
+def play_first_trick(client, game_id):
+    fields = {**hidden_fields(client, f"/games/{game_id}/play"), "number": "1"}
+    fields.update({f"cards-{seat}": card for seat, card in enumerate(["2♣", "3♣", "4♣", "5♣", "6♣", "7♣"])})
+    return client.post(f"/games/{game_id}/play", data=fields)
+
+
+def take_back_trick(client, game_id):
+    return client.post(f"/games/{game_id}/play/undo", data=hidden_fields(client, f"/games/{game_id}/play"))
+
+
+WRITES = {
+    "record": lambda client, app, game_id: record_hand(client, game_id, OTHER),
+    "correct": lambda client, app, game_id: post_hand(client, game_id, OTHER, number=1),
+    "remove": lambda client, app, game_id: client.post(
+        f"/games/{game_id}/hands/1/remove", data=hidden_fields(client, f"/games/{game_id}/hands/1/remove")),
+    "undo": undo_newest,
+    "trick": lambda client, app, game_id: play_first_trick(client, game_id),
+    "take back a trick": lambda client, app, game_id: (play_first_trick(client, game_id),
+                                                       take_back_trick(client, game_id)),
+}
+
+
+@pytest.mark.parametrize("write", WRITES)
+def test_no_page_is_stale_after_a_write(app, client, fresh_eyes, write):
+    game_id = create_game(client, SIX, target=500)
+    record_hand(client, game_id, SPREAD)
+    record_hand(client, game_id, SPREAD[::-1])
+    before = pages(client, game_id)
+
+    WRITES[write](client, app, game_id)
+
+    assert_fresh(client, fresh_eyes, game_id)
+    assert pages(client, game_id) != before
+
+
+def test_an_imported_game_shows_its_own_pages_not_a_kept_one(app, client, fresh_eyes):
+    first = create_game(client, SIX, target=500, name="First")
+    record_hand(client, first, SPREAD)
+    document = exported(client, first)
+    document["name"] = "Imported"
+    token = hidden_fields(client, "/games/import")["csrf_token"]
+
+    response = client.post("/games/import", content_type="multipart/form-data", data={
+        "csrf_token": token, "document": (io.BytesIO(json.dumps(document).encode()), "game.json")})
+
+    imported = int(response.headers["Location"].rsplit("/", 1)[1])
+    assert_fresh(client, fresh_eyes, imported)
+    assert "Imported" in text_of(client.get(f"/games/{imported}/watch"))
+
+
+def test_a_page_with_a_message_is_shown_once_then_kept_without_it(client):
+    game_id = create_game(client)
+    record_hand(client, game_id, SPREAD)
+
+    with_message = text_of(client.get(f"/games/{game_id}"))
+    kept = text_of(client.get(f"/games/{game_id}"))
+
+    # The trail says it too: the message adds one.
+    assert with_message.count("Hand 1 recorded.") == kept.count("Hand 1 recorded.") + 1
+
+
+def test_a_second_scorer_served_a_kept_page_gets_a_token_of_their_own_that_works(app, client):
+    game_id = create_game(client)
+    record_hand(client, game_id, SPREAD)
+    record_hand(client, game_id, OTHER)
+    client.get("/")
+    client.get(f"/games/{game_id}")  # kept now, with the first scorer's token taken out
+    second = app.test_client()
+    second.get(f"/games/{game_id}/scorer/{scorer_key(app, game_id)}")
+    second.get("/")
+
+    page = second.get(f"/games/{game_id}").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    undo = re.search(r'formaction="([^"]+/undo)"', page).group(1)
+    response = second.post(undo, data={"csrf_token": token, "revision": str(exported_revision(second, game_id))})
+
+    assert response.status_code == 302
+    assert len(exported(client, game_id)["hands"]) == 1
+
+
+def scorer_key(app, game_id):
+    with app.app_context():
+        return db.session.get(Game, game_id).scorer_key
+
+
+@pytest.mark.parametrize("page", ["/games/{id}", "/games/{id}/watch", "/games/{id}/display"])
+def test_a_kept_page_gzipped_is_the_same_page(client, page):
+    game_id = create_game(client)
+    record_hand(client, game_id, SPREAD)
+    client.get("/")
+    url = page.format(id=game_id)
+    client.get(url)
+
+    plain = client.get(url, headers={"Accept-Encoding": "identity"})
+    packed = client.get(url, headers={"Accept-Encoding": "gzip"})
+
+    assert packed.content_encoding == "gzip"
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    assert TOKEN.sub("", gzip.decompress(packed.get_data()).decode()) == TOKEN.sub("", plain.get_data(as_text=True))
