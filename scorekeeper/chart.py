@@ -1,4 +1,10 @@
-"""The score chart: each player's total after every hand, as points for an inline SVG."""
+"""The score chart: each player's total after every hand, as points for an inline SVG.
+
+Past a few dozen hands the lines are thinned, so that a long game's page
+stays light: every hand that changed the lowest total's holder (who would
+win) or took someone over the target is kept, the first and the last hand
+too, and the rest only as many as the width can show.
+"""
 
 from dataclasses import dataclass
 
@@ -13,6 +19,8 @@ HOLLOW_FROM = 4  # the second round of shapes is drawn hollow
 WIDTH, HEIGHT = 360, 240
 LEFT, RIGHT, TOP, BOTTOM = 34, 86, 12, 26
 LABEL_GAP = 12  # minimum distance between two end labels
+MOST_HANDS_DRAWN = 48  # about one a five pixels of the plot
+MOST_TELLING_HANDS = 96  # past this, even the hands that changed the lead share out the width
 
 
 @dataclass(frozen=True)
@@ -58,13 +66,14 @@ def score_chart(board, names):
         return bottom - (bottom - TOP) * (total - low) / span
 
     ends = _spread(sorted((y_of(board.totals[seat]), seat) for seat in range(board.players)))
+    drawn = drawn_hands(totals_by_hand, board.target)
     lines = tuple(
         Line(
             name=names[seat],
             colour=COLOURS[seat],
             marker=MARKERS[seat],
             hollow=seat >= HOLLOW_FROM,
-            points=tuple((x_of(hand), y_of(totals[seat])) for hand, totals in enumerate(totals_by_hand)),
+            points=tuple((x_of(hand), y_of(totals_by_hand[hand][seat])) for hand in drawn),
             label_y=ends[seat],
         )
         for seat in range(board.players)
@@ -75,6 +84,43 @@ def score_chart(board, names):
     x_step = max(1, hands // 8)
     x_ticks = tuple((x_of(hand), hand) for hand in range(0, len(board.hands) + 1, x_step))
     return Chart(WIDTH, HEIGHT, lines, y_of(board.target), y_ticks, x_ticks, (LEFT, TOP, right, bottom))
+
+
+def drawn_hands(totals_by_hand, target):
+    """The hands (0 = the start) whose totals the lines pass through, in order.
+
+    All of them while they are few. Then the telling ones, those after which
+    someone else holds the lowest total or someone reached the target; then,
+    for each of ``MOST_HANDS_DRAWN`` equal slices of the game that has none,
+    the first hand of the slice. The first and the last hand are always drawn.
+    """
+    last = len(totals_by_hand) - 1
+    if last <= MOST_HANDS_DRAWN:
+        return list(range(last + 1))
+    telling = [
+        hand for hand in range(1, last + 1)
+        if _lowest(totals_by_hand[hand - 1]) != _lowest(totals_by_hand[hand])
+        or max(totals_by_hand[hand - 1]) < target <= max(totals_by_hand[hand])
+    ]
+    kept = {0, last}
+    by_slice = {}
+    for hand in telling:
+        by_slice.setdefault(_slice(hand, last), hand)
+    kept.update(telling if len(telling) <= MOST_TELLING_HANDS else by_slice.values())
+    for hand in range(last + 1):
+        by_slice.setdefault(_slice(hand, last), hand)
+    kept.update(by_slice.values())
+    return sorted(kept)
+
+
+def _slice(hand, last):
+    return hand * MOST_HANDS_DRAWN // last
+
+
+def _lowest(totals):
+    """The seats holding the lowest total (R16: the lowest wins)."""
+    low = min(totals)
+    return tuple(seat for seat, total in enumerate(totals) if total == low)
 
 
 def _spread(ends):

@@ -13,7 +13,7 @@ import re
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import Blueprint, has_request_context, redirect, request, url_for
+from flask import Blueprint, g, has_request_context, redirect, request, url_for
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, gettext, lazy_gettext
 
 _ = gettext
@@ -77,8 +77,11 @@ def compile_catalogs(source, target):
 
 
 def number(value):
-    """A number written the way the reader's language writes it."""
-    return format_decimal(value)
+    """A number written the way the reader's language writes it; each number formatted once a request."""
+    written = g.setdefault("written_numbers", {})
+    if value not in written:
+        written[value] = format_decimal(value)
+    return written[value]
 
 
 def datetime_short(moment):

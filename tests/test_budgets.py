@@ -2,6 +2,7 @@
 SQL statements per page stay constant and at most 6, pages stay light."""
 
 import gzip
+import random
 import re
 
 import pytest
@@ -9,12 +10,13 @@ from sqlalchemy import event
 
 from scorekeeper.models import db
 
-from .tabletop import ELEVEN, create_game, record_hand
+from .tabletop import ELEVEN, HandMix, create_game, game_document, random_hand, record_hand, store_games
 
 HAND = [(3, 0), (3, 1), (3, 0), (3, 0), (2, 0), (2, 1), (2, 0), (2, 0), (2, 0), (2, 0), (2, 0)]
 PAGES = ["/", "/games/{id}", "/games/{id}/watch", "/games/{id}/display", "/games/{id}/state",
          "/games/{id}/hands/new", "/games/{id}/export.json", "/games/{id}/play"]
 MOST_STATEMENTS = 6
+PLAIN = HandMix(moon=0, reserved=0, played=0)  # every point collected, no trick log: a fast long game
 
 
 def long_game(client, hands):
@@ -77,6 +79,19 @@ def test_table_view_first_load_stays_under_30_kb(client):
 
     print(f"table view first load: {total} bytes, {len(gzip.compress(page + b''.join(assets)))} gzipped")
     assert total <= 30 * 1024
+
+
+def test_the_table_view_of_a_thousand_hand_game_stays_under_30_kb(app, client):
+    rng = random.Random(1000)
+    hands = [random_hand(rng, len(ELEVEN), number, 0, PLAIN)[1] for number in range(1, 1001)]
+    [(game_id, key)] = store_games(app, [game_document("Marathon", ELEVEN, 0, 1_000_000, hands)])
+    client.get(f"/games/{game_id}/scorer/{key}")
+    client.get("/")
+
+    page = client.get(f"/games/{game_id}").get_data()
+
+    print(f"table view, 1000 hands: {len(page)} bytes")
+    assert len(page) <= 30 * 1024
 
 
 def test_an_unchanged_poll_is_an_empty_304(client):

@@ -1,0 +1,42 @@
+"""The score chart: every hand while the game is short, the telling hands and a thin line after."""
+
+import random
+
+from scorekeeper.chart import MOST_HANDS_DRAWN, MOST_TELLING_HANDS, drawn_hands
+
+
+def walk(hands, players=11, seed=1):
+    """Totals after each hand of a random game (hand 0 is the start)."""
+    rng = random.Random(seed)
+    totals = [(0,) * players]
+    for _hand in range(hands):
+        totals.append(tuple(total + rng.choice([0, 1, 2, 3, 13, 16]) for total in totals[-1]))
+    return totals
+
+
+def test_a_short_game_draws_every_hand():
+    assert drawn_hands(walk(MOST_HANDS_DRAWN), 10_000) == list(range(MOST_HANDS_DRAWN + 1))
+
+
+def test_a_long_game_keeps_the_ends_and_every_hand_that_changed_the_lowest_total():
+    # Bo holds the lowest total from hand 57 to hand 122, Ana before and after.
+    totals = [(h * 10 + 5, h * 10) if 57 <= h <= 122 else (h * 10, h * 10 + 5) for h in range(301)]
+
+    drawn = drawn_hands(totals, 100_000)
+
+    assert drawn[0] == 0 and drawn[-1] == 300
+    assert {57, 123} <= set(drawn)
+    assert len(drawn) <= MOST_HANDS_DRAWN + 4
+
+
+def test_the_hand_that_reached_the_target_is_drawn():
+    totals = [(h, h + 1) for h in range(201)]
+
+    assert 137 in drawn_hands(totals, target=138)
+
+
+def test_a_thousand_hands_draw_a_bounded_line():
+    drawn = drawn_hands(walk(1000), 100_000)
+
+    assert len(drawn) <= MOST_HANDS_DRAWN + MOST_TELLING_HANDS + 2
+    assert drawn == sorted(set(drawn))
