@@ -12,7 +12,7 @@ from flask.cli import with_appcontext
 
 from . import rules, table
 from .explain import describe
-from .forms import player_name_errors
+from .forms import has_control_characters, player_name_errors
 from .i18n import _
 from .models import GAME_NAME_LENGTH, LARGEST_TARGET, Game, db
 
@@ -125,6 +125,8 @@ def read_game(document):
     name = document.get("name", "")
     if not isinstance(name, str) or len(name.strip()) > GAME_NAME_LENGTH:
         raise DocumentError(_("The game's \"name\" must be text of at most %(max)d characters.", max=GAME_NAME_LENGTH))
+    if has_control_characters(name):
+        raise DocumentError(_("A name cannot hold tabs, line breaks or other control characters."))
 
     target = _field(document, "target", where)
     if not _whole(target) or not 1 <= target <= LARGEST_TARGET:

@@ -1,5 +1,6 @@
 """WTForms forms: they read and check what the table typed, in plain words."""
 
+import unicodedata
 from datetime import timedelta
 
 from flask import current_app, session
@@ -119,8 +120,17 @@ class ChoiceField(RadioField):
             raise ValidationError(self.message)
 
 
+def has_control_characters(text):
+    """Whether ``text`` holds a control character (NUL, a tab, a line break...), which no name needs.
+
+    PostgreSQL stores no NUL at all; a line break in a name would break the
+    layout of every page. Refused on every database alike.
+    """
+    return any(unicodedata.category(char) == "Cc" for char in text)
+
+
 def player_name_errors(names):
-    """What is wrong with each trimmed name, by seat: empty, too long or a repeat."""
+    """What is wrong with each trimmed name, by seat: empty, too long, a control character or a repeat."""
     errors = {}
     seen = {}
     for seat, name in enumerate(names):
@@ -128,6 +138,8 @@ def player_name_errors(names):
             errors[seat] = _("Enter a name for seat %(seat)d, or remove the seat.", seat=seat + 1)
         elif len(name) > NAME_LENGTH:
             errors[seat] = _("Keep names to %(max)d characters.", max=NAME_LENGTH)
+        elif has_control_characters(name):
+            errors[seat] = _("A name cannot hold tabs, line breaks or other control characters.")
         elif name.casefold() in seen:
             errors[seat] = _(
                 "%(name)s is already at the table (seat %(seat)d); give each player a different name.",
@@ -176,6 +188,10 @@ class NewGameForm(BaseForm):
             field.entries[seat].errors.append(message)
         if any(entry.errors for entry in field.entries):
             raise ValidationError(_("Check the names marked below."))
+
+    def validate_name(self, field):
+        if has_control_characters(field.data or ""):
+            raise ValidationError(_("A name cannot hold tabs, line breaks or other control characters."))
 
     def validate_first_dealer(self, field):
         if field.data is None or not 0 <= field.data < len(self.players.entries):

@@ -130,6 +130,8 @@ def broken(change):
 
 @pytest.mark.parametrize(("content", "message"), [
     (b"not json at all", "not valid JSON"),
+    (broken(lambda d: d["players"].__setitem__(2, "Ca\x00io")), "control characters"),
+    (broken(lambda d: d.update(name="Friday\nnight")), "control characters"),
     (b"\xff\xfe\x00garbage", "not UTF-8 text"),
     (b"[1, 2, 3]", "must be a JSON object"),
     (b"[" * 100000, "not valid JSON"),

@@ -2,6 +2,7 @@
 
 import pytest
 
+from scorekeeper.forms import has_control_characters
 from scorekeeper.models import Game, Hand, Player, db
 
 from .tabletop import (
@@ -22,6 +23,9 @@ from .tabletop import (
 SPREAD = [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)]
 SPREAD_POINTS = [5, 18, 4, 17, 4, 4]
 MOON_FOR_ANA = [(26, 2)] + [(0, 0)] * 5
+
+
+CONTROL_CHARACTERS = "A name cannot hold tabs, line breaks or other control characters."
 
 
 def count(app, model):
@@ -61,6 +65,16 @@ def test_names_in_any_script_are_kept_trimmed(client):
     assert exported(client, game_id)["players"] == ["José", "Søren", "Nur Aisyah", "🂡 Ace", "Zoë", "Ōta"]
 
 
+def test_a_game_name_with_a_control_character_is_refused(app, client):
+    fields = {**game_form(SIX, name="Friday\x00night"), "csrf_token": csrf_token(client, "/games/new")}
+
+    response = client.post("/games/new", data=fields)
+
+    assert response.status_code == 400
+    assert CONTROL_CHARACTERS in text_of(response)
+    assert count(app, Game) == 0
+
+
 def test_blank_game_name_defaults_to_the_date(client):
     game_id = create_game(client, name="  ")
 
@@ -76,6 +90,8 @@ def test_blank_game_name_defaults_to_the_date(client):
     (["Ana", "Bo", "x" * 41, "Dee", "Eli", "Fay"], "Keep names to 40 characters."),
     (["Ana", "Bo", "Caio", "Dee", "Eli"], "Enter a name for seat 6, or remove the seat."),
     (ELEVEN + ["Lu"], "Cancellation Hearts needs 6 to 11 players (R1)."),
+    (["Ana", "Bo", "Ca\x00io", "Dee", "Eli", "Fay"], CONTROL_CHARACTERS),
+    (["Ana", "Bo", "Ca\tio", "Dee", "Eli", "Fay"], CONTROL_CHARACTERS),
 ])
 def test_bad_player_names_are_refused_with_a_message_and_nothing_typed_is_lost(app, client, names, message):
     fields = game_form(names, name="Keep me")
@@ -88,7 +104,7 @@ def test_bad_player_names_are_refused_with_a_message_and_nothing_typed_is_lost(a
     assert message in text_of(response)
     assert 'value="Keep me"' in page
     for name in names[:11]:
-        if name.strip():
+        if name.strip() and not has_control_characters(name):
             assert f'value="{name}"' in page
     assert count(app, Game) == 0
 
