@@ -1,10 +1,11 @@
 """The scorekeeper for Cancellation Hearts: a Flask application factory."""
 
 import os
+import re
 import secrets
 from datetime import timedelta
 
-from flask import Flask, has_request_context, request
+from flask import Flask, abort, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.routing import IntegerConverter
 
@@ -80,6 +81,7 @@ def create_app(test_config=None):
     backup.init_app(app)
     serving.init_app(app)
     assets.init_app(app)
+    app.before_request(refuse_malformed_host)
     app.after_request(secure_headers)
     app.session_interface = SessionInterface()
     return app
@@ -97,6 +99,16 @@ CONTENT_SECURITY_POLICY = "; ".join([
     "form-action 'self'",
     "frame-ancestors 'none'",
 ])
+
+
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+WELL_FORMED_HOST = re.compile(rf"(?:{_LABEL}(?:\.{_LABEL})*\.?|\[[0-9A-Fa-f:.]+\])(?::[0-9]{{1,5}})?")
+
+
+def refuse_malformed_host():
+    """A Host header that names no host (RFC 3986 3.2.2) is a bad request: links are built from it."""
+    if not WELL_FORMED_HOST.fullmatch(request.host):
+        abort(400)
 
 
 def secure_headers(response):

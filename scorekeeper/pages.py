@@ -1,6 +1,8 @@
 """Pages that belong to no game: the rules, and the pages shown for errors."""
 
-from flask import Blueprint, render_template
+from flask import Blueprint, Response, render_template
+from flask.globals import request_ctx
+from markupsafe import escape
 
 from .i18n import _
 
@@ -30,4 +32,10 @@ ERROR_MESSAGES = {
 @bp.app_errorhandler(413)
 def show_error(error):
     """A plain page for a request the app cannot serve; nothing is changed."""
-    return render_template("pages/error.html", code=error.code, message=ERROR_MESSAGES[error.code]()), error.code
+    message = ERROR_MESSAGES[error.code]()
+    if request_ctx.url_adapter is None:
+        # The request could not even be matched to the app (a malformed Host
+        # header): the page template's links cannot be built, so a bare page.
+        page = f'<!doctype html><meta charset="utf-8"><title>{error.code}</title><p>{escape(message)}</p>'
+        return Response(page, error.code, mimetype="text/html")
+    return render_template("pages/error.html", code=error.code, message=message), error.code

@@ -301,3 +301,15 @@ def test_the_scorer_link_can_be_printed_on_the_serving_machine(app, client, runn
 
     assert result.exit_code == 0
     assert f"/games/{game_id}/scorer/{scorer_key(app, game_id)}" in result.output
+
+
+@pytest.mark.parametrize("host", ["a..b", "bad host name", "-x.example"])
+def test_a_malformed_host_header_is_a_400_on_every_route_never_a_500(app, host):
+    app.testing = False  # as served: an error inside the error page would be a 500
+    client = app.test_client()
+
+    for path in ["/", "/rules", "/games/1", "/games/1/state", "/static/style.css", "/nowhere"]:
+        response = client.get(path, headers={"Host": host})
+
+        assert response.status_code == 400, (host, path, response.status_code)
+        assert "did not make sense" in response.get_data(as_text=True)
