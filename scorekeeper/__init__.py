@@ -9,6 +9,8 @@ from flask import Flask, abort, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.routing import IntegerConverter
 
+from .models import LARGEST_ID
+
 SECRET_KEY_FILE = "secret_key"
 
 
@@ -125,7 +127,7 @@ class DatabaseIdConverter(IntegerConverter):
     """``<int:...>`` in routes, up to the largest id the database can hold."""
 
     def __init__(self, url_map, *args, **kwargs):
-        kwargs.setdefault("max", 2**63 - 1)
+        kwargs.setdefault("max", LARGEST_ID)
         super().__init__(url_map, *args, **kwargs)
 
 

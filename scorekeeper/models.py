@@ -13,7 +13,9 @@ from . import rules
 
 NAME_LENGTH = 40
 GAME_NAME_LENGTH = 80
-LARGEST_ID = 2**63 - 1  # SQLite's integers are signed 64-bit
+# Ids and revisions are PostgreSQL integers (SQLite's are wider): a number
+# past this, in a path or a form, names nothing and is never sent to the database.
+LARGEST_ID = 2**31 - 1
 LARGEST_TARGET = 1_000_000  # far past any game; keeps totals well inside the database's integers
 
 

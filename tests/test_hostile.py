@@ -34,6 +34,7 @@ OTHER = [(4, 0), (4, 0), (5, 1), (4, 0), (5, 1), (4, 0)]
 NINE_HAND = [(26, 0), (0, 2)] + [(0, 0)] * 7
 RESERVED_TRICK = "10♠ 10♠ A♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦"  # the two 10♠ cancel and no spade is left (R9)
 SQLITE_MAX = 2**63 - 1
+PAST_POSTGRES = 2**31  # one past PostgreSQL's integer
 
 # HOSTILE_EXAMPLES=5000 runs a longer campaign; a few hundred per test keep the file under a minute.
 HOSTILE = settings(
@@ -261,7 +262,7 @@ ODD_TEXT = [
     "𝟘", "Ⅻ", "NaN", "inf", "None", "null", "true", "[]", "{}", "%00", "\x00", "\x7f", "\u202e", "\ufeff",
     "\u200b", "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", '"><svg onload=alert(1)>',
     "' OR 1=1 --", "../../etc/passwd", "{{7*7}}", "%(name)s", "%s%s%s", "{0}", "10S", "Q♠", "♥️", "10♠",
-    "2c 3c", "y", "on", "add", "subtract", str(2**63), str(SQLITE_MAX), str(2**64), str(10**30),
+    "2c 3c", "y", "on", "add", "subtract", str(2**63), str(SQLITE_MAX), str(2**64), str(10**30), str(PAST_POSTGRES),
     "-" + str(10**30), "9" * 5000, "a" * 300, "/\r\n", "/\t/evil.example", "//evil.example", "/\\evil.example",
     "https://evil.example", "/%0d%0a", "\r\nSet-Cookie: x=1",
 ]
@@ -329,7 +330,7 @@ def token_and_revision(draw, table, client, game_id):
 
 def game_ids(table):
     """Mostly the pristine games; now and then one that is not there, or past SQLite's integers."""
-    return st.sampled_from(table.ids() * 3 + [0, 99, SQLITE_MAX, 2**63, 10**30])
+    return st.sampled_from(table.ids() * 3 + [0, 99, PAST_POSTGRES, SQLITE_MAX, 2**63, 10**30])
 
 
 # --- New game ------------------------------------------------------------------------------------
@@ -380,7 +381,7 @@ def hand_requests(draw, table):
     game_id = draw(game_ids(table))
     hands = table.hands.get(game_id, 0)
     number = draw(st.one_of(st.just(None), st.integers(1, hands + 1) if hands else st.just(1),
-                            st.sampled_from([0, 99, SQLITE_MAX, 2**63])))
+                            st.sampled_from([0, 99, PAST_POSTGRES, SQLITE_MAX, 2**63])))
     url = f"/games/{game_id}/hands/" + ("new" if number is None else str(number))
     players = 9 if game_id in (table.games["tricks"], table.games["kitty"]) else 6
     taken = draw(st.sampled_from([SPREAD, OTHER, [(26, 2)] + [(0, 0)] * 5, NINE_HAND]))
@@ -419,7 +420,7 @@ def removals_and_reverts(draw, table):
     game_id = draw(game_ids(table))
     all_changes = [change for changes in table.changes.values() for change in changes]
     if draw(st.booleans()):
-        number = draw(st.integers(1, 4) | st.sampled_from([0, SQLITE_MAX, 2**63]))
+        number = draw(st.integers(1, 4) | st.sampled_from([0, PAST_POSTGRES, SQLITE_MAX, 2**63]))
         url = f"/games/{game_id}/hands/{number}/remove"
         method = draw(st.sampled_from(["POST", "POST", "GET", "PUT"]))
     else:
@@ -769,15 +770,17 @@ def import_document(table, change):
     return table.scorer.post("/games/import", data=body, content_type=content_type)
 
 
-@pytest.mark.parametrize("tail", ["", "/state", "/export.json", "/scorer/x", "/hands/new"])
-def test_a_game_id_past_sqlite_integers_is_not_found(pristine, tail):
-    response = pristine.stranger.get(f"/games/{2**63}{tail}")
+@pytest.mark.parametrize("game_id", [2**31, 3_000_000_000, 2**63])
+@pytest.mark.parametrize("tail", ["", "/state", "/watch", "/display", "/export.json", "/scorer/x", "/hands/new"])
+def test_a_game_id_past_the_databases_integers_is_not_found(pristine, tail, game_id):
+    response = pristine.stranger.get(f"/games/{game_id}{tail}")
 
     assert response.status_code == 404
 
 
-@pytest.mark.parametrize("query", [{"game": str(2**63)}, {"game": "²"}, {"game": "1", "leader": "²"}],
-                         ids=["huge game", "superscript game", "superscript leader"])
+@pytest.mark.parametrize("query", [{"game": str(2**63)}, {"game": "3000000000"}, {"game": "²"},
+                                   {"game": "1", "leader": "²"}],
+                         ids=["huge game", "past postgresql integers", "superscript game", "superscript leader"])
 def test_settling_with_a_game_or_leader_that_is_no_number_ignores_it(pristine, query):
     response = pristine.stranger.get("/settle", query_string=query)
 

@@ -313,3 +313,22 @@ def test_a_malformed_host_header_is_a_400_on_every_route_never_a_500(app, host):
 
         assert response.status_code == 400, (host, path, response.status_code)
         assert "did not make sense" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("path", ["/games/{big}", "/games/{big}/state", "/games/{big}/watch", "/games/{big}/display",
+                                  "/games/{big}/export.json", "/settle?game={big}"])
+def test_an_id_past_the_databases_integers_names_nothing_on_every_database(client, path):
+    response = client.get(path.format(big=2**31))
+
+    assert response.status_code in (200, 404)  # /settle ignores a game it cannot have
+    assert response.status_code == 404 or "Settle" in text_of(response)
+
+
+def test_a_revision_past_the_databases_integers_is_refused_not_sent(client, game_id):
+    url = f"/games/{game_id}/hands/1"
+    fields = {**hidden_fields(client, url), **hand_form(OTHER, 1), "revision": str(2**63 - 1)}
+
+    response = client.post(url, data=fields)
+
+    assert response.status_code == 400
+    assert exported(client, game_id)["hands"][0]["points"] == [5, 18, 4, 17, 4, 4]
