@@ -1,13 +1,17 @@
-"""Who may write: the scorer key of each game, kept in the scorer's session.
+"""Who may write: the scorer key of each game, proven by a pass kept in the scorer's session.
 
-Creating or importing a game gives that device the game's scorer key; the
-secret scorer link hands it to a second device. Every write needs the key;
-everyone else sees the game read-only.
+Creating or importing a game makes that device a scorer; the secret scorer
+link (which holds the game's key) makes a second device one. The session
+cookie is signed, not encrypted, so it keeps a pass derived from the key and
+the app's secret, never the key itself. Every write needs the pass; everyone
+else sees the game read-only. Pages only a scorer sees are never stored by
+the browser (Cache-Control: no-store): they hold forms and the secret link.
 """
 
+import hashlib
 import hmac
 
-from flask import abort, session
+from flask import abort, after_this_request, current_app, session
 from sqlalchemy.orm import joinedload, selectinload
 
 from .models import Game, Hand, TrickLog, db
@@ -39,14 +43,27 @@ def load_game(game_id, scorer=False, loading=GAME_LOADING):
     game = db.get_or_404(Game, game_id, options=loading)
     if scorer:
         require_scorer(game)
+        after_this_request(not_stored)
     return game
+
+
+def not_stored(response):
+    """Keep a scorer's page out of the browser's and any proxy's cache."""
+    response.cache_control.no_store = True
+    return response
+
+
+def scorer_pass(scorer_key):
+    """What the session keeps to prove it holds ``scorer_key``: a keyed hash, useless without the app's secret."""
+    secret = current_app.config["SECRET_KEY"].encode()
+    return hmac.new(secret, b"scorer key " + scorer_key.encode(), hashlib.sha256).hexdigest()
 
 
 def grant(game):
     """Make this device a scorer of ``game``."""
     keys = dict(session.get(SESSION_KEYS) or {})
     keys.pop(str(game.id), None)
-    keys[str(game.id)] = game.scorer_key
+    keys[str(game.id)] = scorer_pass(game.scorer_key)
     session[SESSION_KEYS] = dict(list(keys.items())[-KEPT_GAMES:])
     session.permanent = True
 
@@ -59,8 +76,8 @@ def is_scorer(game):
 def holds_key(game_id, scorer_key):
     """Whether this device holds ``scorer_key``, the key of game ``game_id``."""
     keys = session.get(SESSION_KEYS)
-    key = keys.get(str(game_id)) if isinstance(keys, dict) else None
-    return isinstance(key, str) and matches(key, scorer_key)
+    held = keys.get(str(game_id)) if isinstance(keys, dict) else None
+    return isinstance(held, str) and matches(held, scorer_pass(scorer_key))
 
 
 def matches(offered, key):

@@ -1,12 +1,14 @@
 """Database models: the facts a table recorded, never anything derived (R17)."""
 
 import json
+import os
 import secrets
 import sqlite3
 from datetime import datetime, timezone
 
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import CheckConstraint, Engine, ForeignKey, Index, String, Text, UniqueConstraint, event, exists
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship
 
 from . import rules
@@ -312,5 +314,22 @@ def _configure_sqlite(connection, _record):
 
 
 def init_app(app):
-    """Bind the database to the app."""
+    """Bind the database to the app; a new SQLite file is readable by its owner only."""
+    create_private_sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"])
     db.init_app(app)
+
+
+def create_private_sqlite_file(uri):
+    """Create the file of a SQLite database ``uri`` (if it is one, and new) with mode 0600.
+
+    It holds every game's scorer key. SQLite gives its -wal and -shm files
+    the database file's permissions, so they are private too.
+    """
+    url = make_url(uri)
+    path = url.database
+    if url.get_backend_name() != "sqlite" or not path or path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass  # an existing database keeps the mode it has

@@ -24,7 +24,7 @@ from flask import Response, abort, current_app, request, session
 from flask_babel import get_locale
 from sqlalchemy import select
 
-from .access import holds_key
+from .access import holds_key, not_stored
 from .assets import encoded
 from .forms import ConfirmForm
 from .models import Game, db
@@ -98,7 +98,8 @@ def game_page(game_id, render, readonly=False):
         abort(404)
     scorer = not readonly and holds_key(game_id, row.scorer_key)
     if session.get("_flashes"):  # a message for this reader, once: never kept
-        return render(scorer)[0]
+        html = render(scorer)[0]
+        return not_stored(Response(html, mimetype="text/html")) if scorer else html
     # The game's own key names this game for good, should its id ever be reused (a restored database).
     key = (request.endpoint, request.full_path, request.host, request.scheme, str(get_locale()),
            scorer, game_id, row.scorer_key, row.revision)
@@ -107,7 +108,8 @@ def game_page(game_id, render, readonly=False):
     if page is None:
         page = Page.of(*render(scorer))
         pages.put(key, page)
-    return page.response()
+    response = page.response()
+    return not_stored(response) if scorer else response
 
 
 def scoreboard(game):

@@ -1,10 +1,14 @@
 """Who may write, races between devices, the audit trail and the security headers."""
 
+import json
+import os
 import re
+import stat
 import threading
 
 import pytest
 
+from scorekeeper import create_app
 from scorekeeper.models import Change, Game, Hand, db
 
 from .tabletop import create_game, exported, hand_form, hidden_fields, post_hand, record_hand, text_of
@@ -332,3 +336,38 @@ def test_a_revision_past_the_databases_integers_is_refused_not_sent(client, game
 
     assert response.status_code == 400
     assert exported(client, game_id)["hands"][0]["points"] == [5, 18, 4, 17, 4, 4]
+
+
+# --- Secrets at rest ---------------------------------------------------------------
+
+
+def test_a_new_sqlite_database_and_its_wal_are_readable_by_their_owner_only(tmp_path):
+    uri = f"sqlite:///{tmp_path / 'games.sqlite'}"
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri})
+    create_game(app.test_client())
+
+    for name in ("games.sqlite", "games.sqlite-wal"):
+        assert stat.S_IMODE(os.stat(tmp_path / name).st_mode) == 0o600, name
+
+
+def test_the_session_cookie_holds_no_scorer_key(app, client, game_id):
+    cookie = client.get_cookie("session")
+    session = app.session_interface.get_signing_serializer(app).loads(cookie.value)
+
+    key = scorer_key(app, game_id)
+    assert key not in json.dumps(session)
+    assert session["scorer_keys"][str(game_id)]  # a pass derived from it instead
+
+
+@pytest.mark.parametrize(("path", "private"), [
+    ("/games/{id}", True), ("/games/{id}/hands/new", True), ("/games/{id}/hands/1", True),
+    ("/games/{id}/hands/1/remove", True), ("/games/{id}/play", True),
+    ("/games/{id}/watch", False), ("/games/{id}/display", False), ("/rules", False),
+])
+def test_the_scorers_pages_are_never_stored_by_the_browser(client, game_id, path, private):
+    client.get("/")  # the flashed message is shown there
+    url = path.format(id=game_id)
+
+    responses = [client.get(url), client.get(url)]  # rendered, then kept
+
+    assert [response.cache_control.no_store for response in responses] == [private, private]
