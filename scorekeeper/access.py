@@ -77,7 +77,14 @@ def holds_key(game_id, scorer_key):
     """Whether this device holds ``scorer_key``, the key of game ``game_id``."""
     keys = session.get(SESSION_KEYS)
     held = keys.get(str(game_id)) if isinstance(keys, dict) else None
-    return isinstance(held, str) and matches(held, scorer_pass(scorer_key))
+    if not isinstance(held, str):
+        return False
+    if matches(held, scorer_pass(scorer_key)):
+        return True
+    if matches(held, scorer_key):  # a cookie from before passes: the key itself, swapped for its pass now
+        session[SESSION_KEYS] = {**keys, str(game_id): scorer_pass(scorer_key)}
+        return True
+    return False
 
 
 def matches(offered, key):

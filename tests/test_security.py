@@ -371,3 +371,15 @@ def test_the_scorers_pages_are_never_stored_by_the_browser(client, game_id, path
     responses = [client.get(url), client.get(url)]  # rendered, then kept
 
     assert [response.cache_control.no_store for response in responses] == [private, private]
+
+
+def test_a_cookie_from_before_passes_keeps_its_scorer_and_loses_the_key(app, client, game_id):
+    key = scorer_key(app, game_id)
+    with client.session_transaction() as session:
+        session["scorer_keys"] = {str(game_id): key}
+
+    response = client.get(f"/games/{game_id}/hands/new")
+
+    assert response.status_code == 200
+    with client.session_transaction() as session:
+        assert session["scorer_keys"][str(game_id)] != key
