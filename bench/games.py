@@ -1,4 +1,9 @@
-"""The games the benchmark measures: generated from tests/tabletop.py, imported, and recorded hand by hand."""
+"""The games the benchmark measures: generated from tests/tabletop.py, imported, and written to as the scorer.
+
+Two writes: recording one hand more (the game grows), and correcting one hand
+back and forth (the game's revision moves, its length stays), which is what
+makes the next view of its pages a first view after a change.
+"""
 
 import random
 from dataclasses import dataclass
@@ -38,9 +43,14 @@ def never_ending_game(name, hands, seed):
     return game_document(name, ELEVEN, first_dealer, NEVER_ENDS, entries)
 
 
+def plain_hand(hands):
+    """The number of the last hand without a trick log in a generated game of ``hands`` hands (odd ones are plain)."""
+    return hands if hands % 2 else hands - 1
+
+
 def fill_database(app, growth):
     """Import the generated games (``growth``: the hands of the games timed for growth); return them by role."""
-    plan = {"long": LONG_HANDS, "short": SHORT_HANDS, "record": LONG_HANDS}
+    plan = {"long": LONG_HANDS, "short": SHORT_HANDS, "record": LONG_HANDS, "miss": LONG_HANDS}
     plan.update({f"growth {hands}": hands for hands in growth})
     documents = [never_ending_game(role, hands, seed) for seed, (role, hands) in enumerate(plan.items())]
     return {role: GameRef(*stored) for role, stored in zip(plan, store_games(app, documents))}
@@ -66,3 +76,41 @@ class HandRecorder:
         self.client.post(self.path, fields)
         self.number += 1
         self.revision += 1
+
+
+class HandCorrector:
+    """Corrects one plain hand of a game as its scorer, back and forth between two takings.
+
+    Every call moves the game's revision, so its pages are rendered afresh on
+    their next view, and leaves the game as long as it was. The session cookie
+    stays as it was, as with ``HandRecorder``.
+    """
+
+    def __init__(self, client, game, number):
+        self.client = client
+        self.path = f"/games/{game.id}/hands/{number}"
+        self.number = number
+        fields = form_fields(client.get(self.path).text)
+        self.token, self.revision = fields["csrf_token"], int(fields["revision"])
+        rng = random.Random(number)
+        first = random_taken(rng, len(ELEVEN))
+        second = first
+        while second == first:
+            second = random_taken(rng, len(ELEVEN))
+        self.takings = [[(seat.hearts, seat.marias) for seat in taken] for taken in (first, second)]
+        self.corrections = 0
+
+    def __call__(self):
+        taken = self.takings[self.corrections % 2]
+        fields = {**hand_form(taken, self.number), "csrf_token": self.token, "revision": self.revision}
+        self.client.post(self.path, fields)
+        self.corrections += 1
+        self.revision += 1
+
+
+def scorer_writes(client, games, growth):
+    """The writes the timings make as the scorer: recording on the record game, a correction on the miss game
+    and on each growth game (``growth``: their hands), by role."""
+    corrected = {"miss": LONG_HANDS, **{f"growth {hands}": hands for hands in growth}}
+    return {"record": HandRecorder(client, games["record"]),
+            **{role: HandCorrector(client, games[role], plain_hand(hands)) for role, hands in corrected.items()}}

@@ -1,16 +1,16 @@
 """What is measured, and how: SQL statements in-process; timings in rounds of bursts, live polls and bytes over HTTP."""
 
-import gzip
 import re
 import statistics
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from sqlalchemy import event
 
-from bench.server import TRIVIAL, Client, checked_status
+from bench.server import GZIP, TRIVIAL, Client, Reply, checked_status
 from scorekeeper.models import db
 
 SETTLE = "/settle.json?cards=10S,9H,9H,10S,QS,KD,2C,AH,AH,3S,JD"
@@ -18,6 +18,7 @@ LIVE_CLIENTS = 11
 POLL_EVERY = 2.0
 PAGES = ["/", "/games/{id}", "/games/{id}/watch", "/games/{id}/display", "/games/{id}/state",
          "/games/{id}/hands/new", "/games/{id}/export.json"]
+GAME_PAGES = {"/games/{id}", "/games/{id}/watch", "/games/{id}/display"}  # kept rendered until the game changes
 
 
 @dataclass(frozen=True)
@@ -40,28 +41,49 @@ QUICK = Settings(rounds=1, growth=(10, 50, 100), poll_seconds=3, round_seconds=0
 # --- SQL statements per page (in-process) -----------------------------------------
 
 
+@dataclass(frozen=True)
+class StatementCounts:
+    """SQL statements of one request to each page, for the short and the long game.
+
+    Game pages are counted twice: on a miss (the first view since the game
+    last changed, rendered) and on a hit (the next view, answered from the
+    pages kept in memory).
+    """
+
+    pages: dict[str, list[int]]  # the other pages
+    misses: dict[str, list[int]]
+    hits: dict[str, list[int]]
+
+
 def count_statements(app, games):
     """SQL statements each page runs for the short and the long game, counted in-process."""
     client = app.test_client()
     for game in (games["short"], games["long"]):
         checked_status(client.get(f"/games/{game.id}/scorer/{game.scorer_key}").status_code, 302, "scorer link")
+    client.get("/")  # shows the flashed "you are the scorer": a page with a message is never kept
+    with app.app_context():
+        engine = db.engine
     statements = []
 
     def count(*_args):
         statements.append(1)
 
-    with app.app_context():
-        engine = db.engine
+    def run(url):
+        statements.clear()
+        checked_status(client.get(url).status_code, 200, url)
+        return len(statements)
+
     event.listen(engine, "before_cursor_execute", count)
     try:
-        counts = {}
+        counts = StatementCounts({}, {}, {})
         for page in PAGES:
-            counts[page] = []
             for game in (games["short"], games["long"]):
-                statements.clear()
                 url = page.format(id=game.id)
-                checked_status(client.get(url).status_code, 200, url)
-                counts[page].append(len(statements))
+                if page in GAME_PAGES:  # nothing viewed yet in this app: the first view renders
+                    counts.misses.setdefault(page, []).append(run(url))
+                    counts.hits.setdefault(page, []).append(run(url))
+                else:
+                    counts.pages.setdefault(page, []).append(run(url))
         return counts
     finally:
         event.remove(engine, "before_cursor_execute", count)
@@ -70,21 +92,40 @@ def count_statements(app, games):
 # --- Server time per request --------------------------------------------------------
 
 
-def timings(games, settings, watcher, scorer, recorder):
-    """What is timed, by label: one request each."""
-    long_game, etag = games["long"].id, watcher.get(f"/games/{games['long'].id}/state").header("ETag")
+@dataclass(frozen=True)
+class Timed:
+    """One request to time, and what to do before each one, untimed (a write that makes the next view a miss)."""
+
+    request: Callable[[], object]
+    before: Callable[[], object] | None = None
+
+
+def timings(games, settings, watcher, scorer, writers):
+    """What is timed, by label: one request each.
+
+    A hit repeats the view of an unchanged game; a miss is the one view
+    right after a correction moved the game's revision (``writers``: the
+    game's ``HandCorrector`` by role, and the ``HandRecorder``). Every
+    request asks for gzip, as browsers do.
+    """
+    long_game, miss_game = games["long"].id, games["miss"].id
+    etag = watcher.get(f"/games/{long_game}/state").header("ETag")
+    conditional = {**GZIP, "If-None-Match": etag}
     timed = {
-        "table": lambda: scorer.get(f"/games/{long_game}"),
-        "watch": lambda: watcher.get(f"/games/{long_game}/watch"),
-        "state 200": lambda: watcher.get(f"/games/{long_game}/state"),
-        "state 304": lambda: watcher.get(f"/games/{long_game}/state", {"If-None-Match": etag}, expect=304),
-        "record": recorder,
-        "settle": lambda: watcher.get(SETTLE),
-        "export": lambda: watcher.get(f"/games/{long_game}/export.json"),
+        "table hit": Timed(lambda: scorer.get(f"/games/{long_game}", GZIP)),
+        "watch hit": Timed(lambda: watcher.get(f"/games/{long_game}/watch", GZIP)),
+        "table miss": Timed(lambda: scorer.get(f"/games/{miss_game}", GZIP), writers["miss"]),
+        "watch miss": Timed(lambda: watcher.get(f"/games/{miss_game}/watch", GZIP), writers["miss"]),
+        "state 200": Timed(lambda: watcher.get(f"/games/{long_game}/state", GZIP)),
+        "state 304": Timed(lambda: watcher.get(f"/games/{long_game}/state", conditional, expect=304)),
+        "record": Timed(writers["record"]),
+        "settle": Timed(lambda: watcher.get(SETTLE, GZIP)),
+        "export": Timed(lambda: watcher.get(f"/games/{long_game}/export.json", GZIP)),
     }
     for hands in settings.growth:
         game = games[f"growth {hands}"].id
-        timed[f"growth {hands}"] = lambda game=game: scorer.get(f"/games/{game}")
+        timed[f"growth {hands}"] = Timed(lambda game=game: scorer.get(f"/games/{game}", GZIP),
+                                         writers[f"growth {hands}"])
     return timed
 
 
@@ -118,7 +159,7 @@ class Timings:
 def time_rounds(timed, baseline, settings):
     """Every timing in turn, each right after a burst of the baseline, for several rounds."""
     for request in [baseline, *timed.values()]:  # warm up: templates compiled, connections open
-        request()
+        burst(request, replace(settings, least_requests=1), 0)
     seconds = {"trivial": [], **{label: [] for label in timed}}
     ratios = {"trivial": [], **{label: [] for label in timed}}
     for _round in range(settings.rounds):
@@ -132,20 +173,23 @@ def time_rounds(timed, baseline, settings):
     return Timings(seconds, ratios)
 
 
-def burst(request, settings, least_seconds):
-    """The median time of back-to-back requests, made for at least ``least_seconds``."""
+def burst(timed, settings, least_seconds):
+    """The median time of back-to-back requests, made for at least ``least_seconds`` (untimed work included)."""
     times, start = [], time.perf_counter()
     while len(times) < settings.most_requests and (
             len(times) < settings.least_requests or time.perf_counter() - start < least_seconds):
+        if timed.before is not None:
+            timed.before()
         began = time.perf_counter()
-        request()
+        timed.request()
         times.append(time.perf_counter() - began)
     return statistics.median(times)
 
 
-def time_requests(games, settings, watcher, scorer, recorder):
+def time_requests(games, settings, watcher, scorer, writers):
     """Every timing, in rounds, against the trivial route."""
-    return time_rounds(timings(games, settings, watcher, scorer, recorder), lambda: watcher.get(TRIVIAL), settings)
+    timed = timings(games, settings, watcher, scorer, writers)
+    return time_rounds(timed, Timed(lambda: watcher.get(TRIVIAL, GZIP)), settings)
 
 
 # --- Live polling under load ---------------------------------------------------------
@@ -153,11 +197,13 @@ def time_requests(games, settings, watcher, scorer, recorder):
 
 @dataclass(frozen=True)
 class PollLoad:
-    """The polls made in the window: their statuses and latencies, and the server's CPU time meanwhile."""
+    """The polls made in the window: their statuses and latencies, how many answers closed the connection,
+    and the server's CPU time meanwhile."""
 
     seconds: float
     statuses: Counter
     latencies: list[float]
+    closed: int  # answers with "Connection: close": the phone's next poll opens a new connection
     cpu_seconds: float
 
     @property
@@ -167,7 +213,7 @@ class PollLoad:
 
 def poll_load(server, path, etag, seconds):
     """Eleven phones polling the live state every two seconds with its ETag, staggered."""
-    polls = []  # (status, seconds); list.append is safe across threads
+    polls = []  # (status, seconds, connection kept); list.append is safe across threads
     start = time.monotonic() + 0.05
 
     def phone(offset):
@@ -177,8 +223,8 @@ def poll_load(server, path, etag, seconds):
             while due < start + seconds:
                 time.sleep(max(0.0, due - time.monotonic()))
                 began = time.perf_counter()
-                reply = client.request("GET", path, None, {"If-None-Match": etag}, expect=None)
-                polls.append((reply.status, time.perf_counter() - began))
+                reply = client.request("GET", path, None, {**GZIP, "If-None-Match": etag}, expect=None)
+                polls.append((reply.status, time.perf_counter() - began, reply.keeps_connection))
                 due += POLL_EVERY
         finally:
             client.close()
@@ -191,7 +237,8 @@ def poll_load(server, path, etag, seconds):
     for thread in phones:
         thread.join()
     elapsed, cpu = time.monotonic() - wall_before, server.cpu_seconds() - cpu_before
-    return PollLoad(elapsed, Counter(status for status, _ in polls), [latency for _, latency in polls], cpu)
+    return PollLoad(elapsed, Counter(status for status, _, _ in polls), [latency for _, latency, _ in polls],
+                    sum(1 for _, _, kept in polls if not kept), cpu)
 
 
 # --- Bytes ----------------------------------------------------------------------
@@ -199,53 +246,99 @@ def poll_load(server, path, etag, seconds):
 
 @dataclass(frozen=True)
 class FirstLoad:
-    """A page and its same-origin stylesheets and scripts, as bodies sent."""
+    """A page and its same-origin stylesheets and scripts, as the server sent them."""
 
-    html: bytes
-    assets: dict[str, bytes]
+    page: Reply
+    assets: dict[str, Reply]
 
     @property
     def parts(self):
-        return [self.html, *self.assets.values()]
+        return [self.page, *self.assets.values()]
 
     @property
     def total(self):
-        return sum(len(part) for part in self.parts)
-
-    @property
-    def gzipped(self):
-        """Each response gzipped on its own (level 6, a server's usual)."""
-        return sum(len(gzip.compress(part, compresslevel=6)) for part in self.parts)
+        """The bodies as sent: gzip-encoded where the server encoded them."""
+        return sum(len(part.body) for part in self.parts)
 
     def named(self, suffix):
         """The paths of the assets of one kind (".css", ".js")."""
         return [path for path in self.assets if path.split("?")[0].endswith(suffix)]
 
     def kind(self, suffix):
-        return sum(len(self.assets[path]) for path in self.named(suffix))
+        return sum(len(self.assets[path].body) for path in self.named(suffix))
+
+    @property
+    def not_gzipped(self):
+        """The paths (the page is "page") sent without gzip encoding."""
+        return [path for path, reply in [("page", self.page), *self.assets.items()] if not reply.gzipped]
+
+    @property
+    def not_kept(self):
+        """The assets a browser may not keep for a day without asking again."""
+        return [path for path, reply in self.assets.items() if reply.cached_for < 24 * 3600]
 
     @property
     def inline_svg(self):
-        return sum(len(svg) for svg in re.findall(rb"<svg\b.*?</svg>", self.html, flags=re.S))
+        return sum(len(svg) for svg in re.findall(rb"<svg\b.*?</svg>", self.page.decoded, flags=re.S))
 
 
-def first_load(client, path):
-    """The page plus every stylesheet and script it links from its own origin."""
-    html = client.get(path).body
-    page = html.decode("utf-8")
-    links = [tag for tag in re.findall(r"<link\b[^>]*>", page) if re.search(r'\brel="stylesheet"', tag)]
+def first_load(client, path, headers=None):
+    """The page plus every stylesheet and script it links from its own origin, asked for with ``headers``."""
+    page = client.get(path, headers)
+    text = page.text
+    links = [tag for tag in re.findall(r"<link\b[^>]*>", text) if re.search(r'\brel="stylesheet"', tag)]
     sources = [re.search(r'\bhref="([^"]+)"', tag).group(1) for tag in links]
-    sources += re.findall(r'<script\b[^>]*\bsrc="([^"]+)"', page)
+    sources += re.findall(r'<script\b[^>]*\bsrc="([^"]+)"', text)
     own = [source for source in sources if source.startswith("/") and not source.startswith("//")]
-    return FirstLoad(html, {source: client.get(source).body for source in own})
+    return FirstLoad(page, {source: client.get(source, headers) for source in own})
+
+
+@dataclass(frozen=True)
+class RepeatVisit:
+    """What a browser fetches again on a second visit: the page, and the assets it was not let keep."""
+
+    page: Reply
+    refetched: dict[str, Reply]
+
+    @property
+    def total(self):
+        return len(self.page.body) + sum(len(reply.body) for reply in self.refetched.values())
+
+
+def repeat_visit(client, path, load):
+    """The page asked for again with gzip, and any asset of ``load`` whose answer did not let it be kept."""
+    return RepeatVisit(client.get(path, GZIP), {source: client.get(source, GZIP) for source in load.not_kept})
+
+
+@dataclass(frozen=True)
+class PageBytes:
+    """The table view's bytes: the first load on the wire (gzip) and raw, and a repeat visit."""
+
+    wire: FirstLoad
+    raw: FirstLoad
+    repeat: RepeatVisit
+
+
+def page_bytes(client, path):
+    """The first load asked for as a browser does (gzip) and without encoding, then a repeat visit."""
+    wire = first_load(client, path, GZIP)
+    return PageBytes(wire, first_load(client, path), repeat_visit(client, path, wire))
 
 
 def poll_replies(watcher, recorder, games):
-    """An unchanged poll (304), a poll after a hand was recorded (200) and the page it refetches."""
+    """An unchanged poll (304), a poll after a hand was recorded (200) and the page it refetches, as sent with gzip."""
     state = f"/games/{games['record'].id}/state"
-    etag = watcher.get(state).header("ETag")
-    unchanged = watcher.get(state, {"If-None-Match": etag}, expect=304)
+    etag = watcher.get(state, GZIP).header("ETag")
+    unchanged = watcher.get(state, {**GZIP, "If-None-Match": etag}, expect=304)
     recorder()
-    changed = watcher.get(state, {"If-None-Match": etag})
-    refetched = watcher.get(f"/games/{games['record'].id}/watch")
+    changed = watcher.get(state, {**GZIP, "If-None-Match": etag})
+    refetched = watcher.get(f"/games/{games['record'].id}/watch", GZIP)
     return unchanged, changed, refetched
+
+
+def raw_size(client, path):
+    """The bytes of the body of ``path`` sent without encoding (no Accept-Encoding)."""
+    reply = client.get(path)
+    if reply.gzipped:
+        raise RuntimeError(f"GET {path} came gzip-encoded, though gzip was not asked for")
+    return len(reply.body)

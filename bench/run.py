@@ -25,18 +25,20 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench import REPOSITORY  # noqa: E402
 from bench.browser import BrowserFigures, browser_figures  # noqa: E402
-from bench.games import HandRecorder, fill_database  # noqa: E402
+from bench.games import fill_database, scorer_writes  # noqa: E402
 from bench.measure import (  # noqa: E402
     LIVE_CLIENTS,
     NORMAL,
     QUICK,
-    FirstLoad,
+    PageBytes,
     PollLoad,
+    StatementCounts,
     Timings,
     count_statements,
-    first_load,
+    page_bytes,
     poll_load,
     poll_replies,
+    raw_size,
     time_requests,
 )
 from bench.report import build_report, notes  # noqa: E402
@@ -69,11 +71,12 @@ class Results:
     """Everything measured, ready for the table."""
 
     port: int
-    statements: dict[str, list[int]]
-    first_load: FirstLoad
+    statements: StatementCounts
+    page_bytes: PageBytes
     polls: tuple[Reply, Reply, Reply]  # unchanged, changed, the page refetched
     refetched_hands: int
     timings: Timings
+    longest_page: int  # raw bytes of the table view of the longest growth game
     polling: PollLoad
     browser: BrowserFigures | None
     peak_memory: int
@@ -100,12 +103,13 @@ def measure_served(server, games, statements, settings):
     cookie = scorer_cookie(server.port, games)
     watcher, scorer = Client(server.port), Client(server.port, cookie)
     try:
-        recorder = HandRecorder(scorer, games["record"])
-        load = first_load(scorer, f"/games/{games['long'].id}")
-        polls = poll_replies(watcher, recorder, games)
-        refetched_hands = recorder.number - 1
+        writes = scorer_writes(scorer, games, settings.growth)
+        load = page_bytes(scorer, f"/games/{games['long'].id}")
+        polls = poll_replies(watcher, writes["record"], games)
+        refetched_hands = writes["record"].number - 1
+        longest_page = raw_size(scorer, f"/games/{games[f'growth {settings.growth[-1]}'].id}")
         progress("timing requests")
-        measured = time_requests(games, settings, watcher, scorer, recorder)
+        measured = time_requests(games, settings, watcher, scorer, writes)
         etag = watcher.get(f"/games/{games['long'].id}/state").header("ETag")
     finally:
         watcher.close()
@@ -114,7 +118,7 @@ def measure_served(server, games, statements, settings):
     polling = poll_load(server, f"/games/{games['long'].id}/state", etag, settings.poll_seconds)
     progress("in the browser")
     figures = browser_figures(server.port, games["long"], cookie, settings.rounds)
-    return Results(server.port, statements, load, polls, refetched_hands, measured, polling, figures,
+    return Results(server.port, statements, load, polls, refetched_hands, measured, longest_page, polling, figures,
                    server.peak_memory())
 
 

@@ -4,6 +4,7 @@
 subprocess: it prints its port, then serves until terminated.
 """
 
+import gzip
 import http.client
 import os
 import secrets
@@ -19,6 +20,7 @@ from scorekeeper import create_app
 
 THREADS = 4  # as `flask --app scorekeeper serve` runs waitress
 TRIVIAL = "/bench/trivial"
+GZIP = {"Accept-Encoding": "gzip"}  # as every browser asks; without it http.client asks for "identity"
 
 
 def app_config(database_uri):
@@ -101,8 +103,32 @@ class Reply:
         return next((value for key, value in self.headers if key.lower() == name.lower()), None)
 
     @property
+    def gzipped(self):
+        """Whether the body was sent gzip-encoded."""
+        return (self.header("Content-Encoding") or "").lower() == "gzip"
+
+    @property
+    def decoded(self):
+        """The body as the page's reader sees it: gunzipped if it was sent gzip-encoded."""
+        return gzip.decompress(self.body) if self.gzipped else self.body
+
+    @property
     def text(self):
-        return self.body.decode("utf-8")
+        return self.decoded.decode("utf-8")
+
+    @property
+    def keeps_connection(self):
+        """Whether the server keeps the connection open after this response (no "Connection: close")."""
+        return (self.header("Connection") or "").lower() != "close"
+
+    @property
+    def cached_for(self):
+        """Seconds a browser may keep this response without asking again (Cache-Control max-age), else 0."""
+        directives = [part.strip().lower() for part in (self.header("Cache-Control") or "").split(",")]
+        if "no-cache" in directives or "no-store" in directives:
+            return 0
+        ages = [part.split("=", 1)[1] for part in directives if part.startswith("max-age=")]
+        return int(ages[0]) if ages and ages[0].isdigit() else 0
 
     @property
     def sent_bytes(self):
