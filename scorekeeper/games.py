@@ -13,7 +13,7 @@ from .access import PAGE_LOADING, grant, is_scorer, load_game, matches
 from .chart import score_chart
 from .exchange import DocumentError, dumps, export_game, read_text
 from .explain import describe
-from .forms import ImportForm, NewGameForm
+from .forms import ImportForm, NewGameForm, whole_number
 from .hands import INVALID, trail_page
 from .i18n import _
 from .models import Game, Hand, db
@@ -24,17 +24,26 @@ bp = Blueprint("games", __name__)
 
 RECENT_HANDS = 10  # hands in the table view's history; all of them one tap away
 RECENT_CHANGES = 5  # trail entries on the table view; the whole trail one tap away
+GAMES_A_PAGE = 20
 
 
 @bp.get("/")
 def index():
-    """The games, newest first, in progress and finished."""
-    games = db.session.execute(
+    """The games, newest first, a page at a time: the same cost with ten games or ten thousand."""
+    before = whole_number(request.args.get("before"))
+    query = (
         db.select(Game)
         .options(selectinload(Game.players), selectinload(Game.hands).joinedload(Hand.takings))
-        .order_by(Game.created_at.desc(), Game.id.desc())
-    ).scalars().all()
-    return render_template("games/index.html", games=[(game, game.scoreboard()) for game in games])
+        .order_by(Game.id.desc())
+        .limit(GAMES_A_PAGE + 1)
+    )
+    if before is not None:
+        query = query.where(Game.id < before)  # ids grow with each new game: this is creation order
+    games = db.session.execute(query).scalars().all()
+    older = games[GAMES_A_PAGE - 1].id if len(games) > GAMES_A_PAGE else None
+    games = games[:GAMES_A_PAGE]
+    return render_template("games/index.html", games=[(game, scoreboard(game)) for game in games], older=older,
+                           newest=before is not None)
 
 
 # --- A new game ------------------------------------------------------------

@@ -115,10 +115,14 @@ def game_page(game_id, render, readonly=False):
 def scoreboard(game):
     """``game.scoreboard()``, computed once per revision of the game and kept (R17)."""
     boards = _kept("scoreboards", MOST_SCOREBOARDS)
-    key = (game.id, game.scorer_key, game.revision)
-    board = boards.get(key)
+    board = boards.get(_board_key(game))
     if board is None:
         board = game.scoreboard()
-        boards.put(key, board)
+        boards.put(_board_key(game), board)
     return board
+
+
+
+def _board_key(game):
+    return game.id, game.scorer_key, game.revision
 

@@ -1,5 +1,7 @@
 """Web tests of the games: setting up, recording, correcting, removing, game over."""
 
+import re
+
 import pytest
 
 from scorekeeper.forms import has_control_characters
@@ -11,11 +13,13 @@ from .tabletop import (
     create_game,
     csrf_token,
     exported,
+    game_document,
     game_form,
     hand_form,
     hidden_fields,
     post_hand,
     record_hand,
+    store_games,
     text_of,
 )
 
@@ -452,3 +456,19 @@ def test_games_list_shows_newest_first_with_status(client):
     assert "In progress: hand 1 next" in page
     assert "Over: Caio, Eli, Fay won with 8" in page
     assert first != second
+
+
+def test_the_games_list_shows_twenty_games_a_page_newest_first_with_a_way_to_older_ones(app, client):
+    documents = [game_document(f"Night {number}", SIX, 0, 150, []) for number in range(1, 46)]
+    store_games(app, documents)
+
+    first = client.get("/")
+    older = re.search(r'href="(/\?before=\d+)"', first.get_data(as_text=True)).group(1)
+    second = client.get(older)
+    last = client.get(re.search(r'href="(/\?before=\d+)"', second.get_data(as_text=True)).group(1))
+
+    names = [re.findall(r"Night \d+", text_of(page)) for page in (first, second, last)]
+    assert names[0] == [f"Night {number}" for number in range(45, 25, -1)]
+    assert names[1] == [f"Night {number}" for number in range(25, 5, -1)]
+    assert names[2] == [f"Night {number}" for number in range(5, 0, -1)]
+    assert "Older games" not in text_of(last) and "Newest games" in text_of(last)
