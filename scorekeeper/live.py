@@ -5,8 +5,7 @@ from flask import Blueprint, abort, jsonify, render_template, request
 from . import rules
 from .access import PAGE_LOADING, load_game
 from .games import table_page
-from .models import Game, db
-from .rendered import game_page, scoreboard
+from .rendered import game_page, game_revision, scoreboard
 
 bp = Blueprint("live", __name__)
 
@@ -14,9 +13,10 @@ bp = Blueprint("live", __name__)
 @bp.get("/games/<int:game_id>/state")
 def state(game_id):
     """The game's revision, answered with an empty 304 while nothing has changed."""
-    revision = db.session.execute(db.select(Game.revision).where(Game.id == game_id)).scalar()
-    if revision is None:
+    known = game_revision(game_id)
+    if known is None:
         abort(404)
+    revision = known.revision
     response = jsonify(revision=revision)
     response.set_etag(f"r{revision}")
     response.headers["Cache-Control"] = "no-cache"

@@ -17,6 +17,7 @@ going first; several server processes each keep theirs, keyed the same way.
 
 import gzip
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -31,6 +32,11 @@ from .models import Game, db
 
 MOST_PAGES = 300  # about 40 KB each with its gzip copy: a dozen megabytes at most
 MOST_SCOREBOARDS = 300
+MOST_REVISIONS = 1000
+# How long a game's revision read from the database answers for it in this
+# process. A write made here is seen at once (``forget``); one made by another
+# server process, within this long: well inside a phone's poll interval.
+FRESH_FOR = 0.5
 TOKEN_SLOT = "\ue000csrf-token\ue000"  # private-use characters: never in a page's own text
 
 
@@ -55,6 +61,10 @@ class Kept:
             self._entries.move_to_end(key)
             while len(self._entries) > self.most:
                 self._entries.popitem(last=False)
+
+    def forget(self, key):
+        with self._lock:
+            self._entries.pop(key, None)
 
     def __len__(self):
         return len(self._entries)
@@ -93,7 +103,7 @@ def game_page(game_id, render, readonly=False):
     ``readonly`` pages are the same for everyone; otherwise the scorer's
     device (holding the game's key) gets the scorer's page.
     """
-    row = db.session.execute(select(Game.revision, Game.scorer_key).where(Game.id == game_id)).first()
+    row = game_revision(game_id)
     if row is None:
         abort(404)
     scorer = not readonly and holds_key(game_id, row.scorer_key)
@@ -110,6 +120,24 @@ def game_page(game_id, render, readonly=False):
         pages.put(key, page)
     response = page.response()
     return not_stored(response) if scorer else response
+
+
+def game_revision(game_id):
+    """The game's (revision, scorer_key), or None if there is no such game; at most ``FRESH_FOR`` old."""
+    revisions = _kept("revisions", MOST_REVISIONS)
+    known = revisions.get(game_id)
+    now = time.monotonic()
+    if known is not None and now - known[0] < FRESH_FOR:
+        return known[1]
+    row = db.session.execute(select(Game.revision, Game.scorer_key).where(Game.id == game_id)).first()
+    if row is not None:
+        revisions.put(game_id, (now, row))
+    return row
+
+
+def forget(game_id):
+    """A write to the game was committed here: its revision is read afresh next time."""
+    _kept("revisions", MOST_REVISIONS).forget(game_id)
 
 
 def scoreboard(game):

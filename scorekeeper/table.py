@@ -25,7 +25,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import rules
+from . import rendered, rules
 from .models import Change, Game, Hand, Player, Trick, TrickLog, cards_text, db
 
 # --- Errors ------------------------------------------------------------------
@@ -95,6 +95,8 @@ def _writing(game=None, based_on=None):
         yield
         db.session.flush()
         db.session.commit()
+        if game is not None:
+            rendered.forget(game.id)  # its pages and live state move on at once in this process
     except Conflict:
         db.session.rollback()
         raise

@@ -55,7 +55,7 @@ GAME_PAGES = ["/games/{id}", "/games/{id}/watch", "/games/{id}/display"]
 
 
 @pytest.mark.parametrize("page", GAME_PAGES)
-def test_a_game_page_costs_four_statements_when_first_shown_and_one_after(app, client, page):
+def test_a_game_page_costs_four_statements_when_first_shown_and_at_most_one_after(app, client, page):
     game_id = long_game(client, 40)
     client.get("/")  # the flashed "Hand 40 recorded." is shown there, so the page can be kept
     url = page.format(id=game_id)
@@ -63,7 +63,7 @@ def test_a_game_page_costs_four_statements_when_first_shown_and_one_after(app, c
     first, again = statements(app, client, url), statements(app, client, url)
 
     assert first <= 4, f"{url}: {first} statements on a miss"
-    assert again == 1, f"{url}: {again} statements on a hit"
+    assert again <= 1, f"{url}: {again} statements on a hit"
 
 
 def test_table_view_first_load_stays_under_30_kb(client):

@@ -4,11 +4,13 @@ import gzip
 import io
 import json
 import re
+import time
 
 import pytest
 
 from scorekeeper import create_app
 from scorekeeper.models import Game, db
+from scorekeeper.rendered import FRESH_FOR
 
 from .tabletop import SIX, create_game, exported, hidden_fields, post_hand, record_hand, text_of
 
@@ -154,3 +156,21 @@ def test_a_kept_page_gzipped_is_the_same_page(client, page):
     assert packed.content_encoding == "gzip"
     assert "Accept-Encoding" in packed.headers["Vary"]
     assert TOKEN.sub("", gzip.decompress(packed.get_data()).decode()) == TOKEN.sub("", plain.get_data(as_text=True))
+
+
+def test_a_write_here_shows_at_once_and_one_from_another_process_within_a_moment(app, client, fresh_eyes):
+    game_id = create_game(client)
+    state = f"/games/{game_id}/state"
+    first = client.get(state).get_json()["revision"]
+    record_hand(client, game_id, SPREAD)
+    here = client.get(state).get_json()["revision"]
+    other_server = fresh_eyes.test_client()
+    with client.session_transaction() as mine, other_server.session_transaction() as theirs:
+        theirs.update(dict(mine))
+
+    record_hand(other_server, game_id, OTHER)  # another worker process of the same server
+    time.sleep(FRESH_FOR)
+
+    assert here == first + 1
+    assert client.get(state).get_json()["revision"] == first + 2
+    assert "Hand 3" in text_of(client.get(f"/games/{game_id}/watch"))
