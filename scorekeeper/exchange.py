@@ -18,6 +18,9 @@ from .models import GAME_NAME_LENGTH, LARGEST_TARGET, Game, db
 
 FORMAT = "scorekeeper/cancellation-hearts"
 VERSION = 1
+# Far past any evening's game (about 30 hands), and what a guest may upload
+# through the page: a game of thousands of hands costs every page it is on.
+MOST_UPLOADED_HANDS = 200
 
 
 class DocumentError(ValueError):
@@ -112,8 +115,12 @@ def _field(mapping, key, where):
     return mapping[key]
 
 
-def read_game(document):
-    """Check a document completely and return its ``table.GameFacts`` (or raise ``DocumentError``)."""
+def read_game(document, most_hands=None):
+    """Check a document completely and return its ``table.GameFacts`` (or raise ``DocumentError``).
+
+    ``most_hands`` bounds the hands a document may hold (a guest's upload);
+    backups and the command line take games of any length.
+    """
     if not isinstance(document, dict):
         raise DocumentError(_("The document must be a JSON object describing one game."))
     if document.get("format") != FORMAT:
@@ -151,6 +158,9 @@ def read_game(document):
     hands = _field(document, "hands", where)
     if not isinstance(hands, list):
         raise DocumentError(_("\"hands\" must be a list."))
+    if most_hands is not None and len(hands) > most_hands:
+        raise DocumentError(_("A game to import may hold at most %(most)d hands; this one holds %(count)d.",
+                              most=most_hands, count=len(hands)))
     records = [_read_hand(hand, number, names) for number, hand in enumerate(hands, start=1)]
     logs = [_read_tricks(hand, number, names) for number, hand in enumerate(hands, start=1)]
     try:
@@ -235,9 +245,9 @@ def _read_taken(entry, where, key="taken"):
     return rules.Taken(entry["hearts"], entry["marias"])
 
 
-def read_text(text):
+def read_text(text, most_hands=None):
     """The ``table.GameFacts`` of a game document's text (bytes or str), or ``DocumentError``."""
-    return read_game(parse_document(text))
+    return read_game(parse_document(text), most_hands)
 
 
 @click.command("export-game")

@@ -167,8 +167,9 @@ class NewGameForm(BaseForm):
 
     name = StringField(validators=[Optional(), Length(max=GAME_NAME_LENGTH, message=lazy_gettext(
         "Keep the game's name to %(max)d characters.", max=GAME_NAME_LENGTH))])
-    # No max_entries: a twelfth name is refused with a message, not silently dropped.
-    players = FieldList(StringField(), min_entries=rules.MIN_PLAYERS)
+    # A twelfth name is kept, to be refused with a message (R1); past it, a
+    # post of thousands of names is not read (nor shown back) at all.
+    players = FieldList(StringField(), min_entries=rules.MIN_PLAYERS, max_entries=rules.MAX_PLAYERS + 1)
     first_dealer = WholeNumberField(blank=0, maximum=rules.MAX_PLAYERS, message=lazy_gettext("Choose who deals first."))
     target = WholeNumberField(
         default=rules.DEFAULT_TARGET,
@@ -289,7 +290,7 @@ class TrickForm(GameChangeForm):
     """One trick's cards in play order from the leader (R9); the engine reads each card."""
 
     number = HiddenField()
-    cards = FieldList(StringField(), min_entries=rules.MIN_PLAYERS)
+    cards = FieldList(StringField(), min_entries=rules.MIN_PLAYERS, max_entries=rules.MAX_PLAYERS)
     confirm = BooleanField()
 
     illegal_lead = None  # the warning about the lead, once the engine gave one (R6, R8)

@@ -11,7 +11,7 @@ from . import rules
 from . import table as changes  # the service module; here "table" is the table view
 from .access import PAGE_LOADING, grant, is_scorer, load_game, matches
 from .chart import score_chart
-from .exchange import DocumentError, dumps, export_game, read_text
+from .exchange import MOST_UPLOADED_HANDS, DocumentError, dumps, export_game, read_text
 from .explain import describe
 from .forms import ImportForm, NewGameForm, whole_number
 from .hands import INVALID, trail_page
@@ -169,7 +169,8 @@ def import_game():
     if form.validate():
         upload = form.document.data
         try:
-            game = changes.import_game(read_text(upload.read() if hasattr(upload, "read") else b""))
+            text = upload.read() if hasattr(upload, "read") else b""
+            game = changes.import_game(read_text(text, most_hands=MOST_UPLOADED_HANDS))
         except DocumentError as error:
             form.problem = str(error)
         except changes.Conflict as error:

@@ -7,7 +7,7 @@ import pytest
 from scorekeeper.exchange import FORMAT
 from scorekeeper.models import Game, Hand, Player, db
 
-from .tabletop import SIX, create_game, csrf_token, exported, record_hand, text_of
+from .tabletop import SIX, create_game, csrf_token, exported, game_form, record_hand, text_of
 
 SPREAD = [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)]
 SHORT = [(5, 0), (5, 1), (4, 0), (4, 0), (4, 0), (1, 0)]  # 3 hearts and a Black Maria uncollected
@@ -229,3 +229,27 @@ def test_command_line_export_of_an_unknown_game_fails_clearly(runner):
 
     assert result.exit_code != 0
     assert "No game has id 42." in result.output
+
+
+def test_an_upload_of_more_than_200_hands_is_refused_whole_and_quickly(app, client):
+    document = base_document()
+    document["target"] = 1_000_000
+    document["hands"] = [dict(document["hands"][0], number=number) for number in range(1, 202)]
+    before = rows(app)
+
+    response = upload(client, json.dumps(document).encode())
+
+    assert response.status_code == 400
+    assert "A game to import may hold at most 200 hands; this one holds 201." in text_of(response)
+    assert rows(app) == before
+
+
+def test_a_new_game_posted_with_thousands_of_names_is_refused_and_answers_a_small_page(app, client):
+    fields = {**game_form([f"P{seat}" for seat in range(5000)]), "csrf_token": csrf_token(client, "/games/new")}
+
+    response = client.post("/games/new", data=fields)
+
+    assert response.status_code == 400
+    assert "Cancellation Hearts needs 6 to 11 players (R1)." in text_of(response)
+    assert len(response.get_data()) < 50_000
+    assert rows(app) == (0, 0, 0)
