@@ -22,7 +22,11 @@ TOKEN = re.compile(r'name="csrf_token" type="hidden" value="[^"]+"')
 @pytest.fixture
 def fresh_eyes(database_uri):
     """Another app on the same database, keeping no page of its own: what a fresh render shows."""
-    return create_app({"TESTING": True, "SECRET_KEY": "test secret key", "SQLALCHEMY_DATABASE_URI": database_uri})
+    other = create_app({"TESTING": True, "SECRET_KEY": "test secret key", "SQLALCHEMY_DATABASE_URI": database_uri})
+    yield other
+    with other.app_context():
+        db.session.remove()
+        db.engine.dispose()  # its connections closed before the test's database is dropped
 
 
 def seen(client, url):
