@@ -18,7 +18,7 @@ from .hands import INVALID, trail_page
 from .i18n import _
 from .models import Game, Hand, db
 from .rendered import game_page, scoreboard
-from .serving import qr_svg, watch_url
+from .serving import qr_svg, shared_url, watch_url
 
 bp = Blueprint("games", __name__)
 
@@ -121,7 +121,7 @@ def table_page(game_id, scorer):
         share = watch_url(game)
         page.update(
             share_url=share, share_qr=qr_svg(share),
-            scorer_link=url_for("games.become_scorer", game_id=game.id, key=game.scorer_key, _external=True),
+            scorer_link=shared_url("games.become_scorer", game_id=game.id, key=game.scorer_key),
         )
     token = trail["undo_form"].csrf_token.current_token if trail["undo_form"] and trail["trail"] else None
     return render_template("games/table.html", **page), token

@@ -3,11 +3,11 @@
 import functools
 import socket
 import time
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlunsplit
 
 import click
 import segno
-from flask import current_app, url_for
+from flask import current_app, request, url_for
 from flask.cli import with_appcontext
 from markupsafe import Markup
 
@@ -49,19 +49,39 @@ def table_urls(host, port):
 
 
 def watch_url(game):
-    """The read-only link as other phones on the network must type it.
+    """The read-only link as other phones on the network must type it."""
+    return shared_url("live.watch", game_id=game.id)
 
-    When the scorer opened the app on the serving machine itself, its own
-    address (localhost) means nothing to the other phones: use the LAN one.
+
+def shared_url(endpoint, **values):
+    """A link to hand to another phone (shown as text and as a QR code), built from an address it can reach.
+
+    From ``PUBLIC_URL`` when the configuration sets one (a server behind a
+    proxy or with a name). Otherwise from the Host the request named, but
+    only if it is one of this machine's own names or addresses, or listed in
+    ``TRUSTED_HOSTS``: a Host header is the client's word, and a link built
+    from ``Host: evil.example`` would send the table elsewhere. A loopback
+    name, or a Host not trusted, gives way to this machine's LAN address.
     """
-    url = url_for("live.watch", game_id=game.id, _external=True)
-    parts = urlsplit(url)
-    if parts.hostname in LOOPBACK_HOSTS:
-        addresses = lan_addresses()
-        if addresses:
-            netloc = addresses[0] + (f":{parts.port}" if parts.port else "")
-            url = urlunsplit(parts._replace(netloc=netloc))
-    return url
+    path = url_for(endpoint, **values)
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        return public.rstrip("/") + path
+    host = request.host.rsplit(":", 1)[0].strip("[]").lower() if request.host else ""
+    if host in known_hosts() and host not in LOOPBACK_HOSTS:
+        return request.host_url.rstrip("/") + path
+    addresses = lan_addresses()
+    address = addresses[0] if addresses else (host if host in LOOPBACK_HOSTS else "127.0.0.1")
+    port = request.environ.get("SERVER_PORT")
+    netloc = address + (f":{port}" if port and port not in ("80", "443") else "")
+    return urlunsplit((request.scheme, netloc, path, "", ""))
+
+
+def known_hosts():
+    """The names and addresses this machine answers to, and the configured ``TRUSTED_HOSTS``."""
+    name = socket.gethostname().lower()
+    configured = current_app.config.get("TRUSTED_HOSTS") or []
+    return {*LOOPBACK_HOSTS, *lan_addresses(), name, f"{name}.local", *(host.lower() for host in configured)}
 
 
 @functools.lru_cache(maxsize=64)

@@ -383,3 +383,39 @@ def test_a_cookie_from_before_passes_keeps_its_scorer_and_loses_the_key(app, cli
     assert response.status_code == 200
     with client.session_transaction() as session:
         assert session["scorer_keys"][str(game_id)] != key
+
+
+# --- Links handed to other phones ----------------------------------------------------
+
+SHARED = re.compile(r'class="share-url"><a href="([^"]+)"')
+
+
+def shared_links(client, game_id, host):
+    """The links the scorer's table view hands out, when the request names ``host``."""
+    client.set_cookie("session", client.get_cookie("session").value, domain=host)  # the scorer, on that host
+    client.get("/", headers={"Host": host})  # the flashed message goes there
+    return SHARED.findall(client.get(f"/games/{game_id}", headers={"Host": host}).get_data(as_text=True))
+
+
+def test_a_host_header_naming_another_site_never_makes_the_share_links(client, game_id):
+    links = shared_links(client, game_id, "evil.example")
+
+    assert len(links) == 2  # the watch link and the secret scorer link
+    assert not any("evil.example" in link for link in links)
+
+
+def test_a_configured_public_url_makes_the_share_links(app, client, game_id):
+    app.config["PUBLIC_URL"] = "https://scores.club.example/"
+
+    links = shared_links(client, game_id, "evil.example")
+
+    assert links[0] == f"https://scores.club.example/games/{game_id}/watch"
+    assert links[1].startswith(f"https://scores.club.example/games/{game_id}/scorer/")
+
+
+def test_a_trusted_host_makes_the_share_links(app, client, game_id):
+    app.config["TRUSTED_HOSTS"] = ["scores.club.example"]
+
+    links = shared_links(client, game_id, "scores.club.example")
+
+    assert links[0] == f"http://scores.club.example/games/{game_id}/watch"
