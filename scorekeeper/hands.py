@@ -4,10 +4,10 @@ Views read the form, call the one function of ``table`` for the change,
 word the error it may raise, and redirect.
 """
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
 from . import rules, table
-from .access import is_scorer, load_game
+from .access import is_scorer, load_game, not_stored
 from .explain import describe, trail_entry, why_not_undoable
 from .forms import ConfirmForm, HandForm
 from .i18n import _
@@ -107,7 +107,9 @@ def remove_hand(game_id, number):
 def whole_trail(game_id):
     """Every change to the game's hands, newest first, each with its Undo or why it has none."""
     game = load_game(game_id)
-    return render_template("games/trail.html", game=game, **trail_page(game, readonly=not is_scorer(game)))
+    scorer = is_scorer(game)
+    page = render_template("games/trail.html", game=game, **trail_page(game, readonly=not scorer))
+    return not_stored(Response(page, mimetype="text/html")) if scorer else page
 
 
 @bp.post("/games/<int:game_id>/changes/<int:change_id>/undo")

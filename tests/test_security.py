@@ -361,7 +361,7 @@ def test_the_session_cookie_holds_no_scorer_key(app, client, game_id):
 
 @pytest.mark.parametrize(("path", "private"), [
     ("/games/{id}", True), ("/games/{id}/hands/new", True), ("/games/{id}/hands/1", True),
-    ("/games/{id}/hands/1/remove", True), ("/games/{id}/play", True),
+    ("/games/{id}/hands/1/remove", True), ("/games/{id}/play", True), ("/games/{id}/trail", True),
     ("/games/{id}/watch", False), ("/games/{id}/display", False), ("/rules", False),
 ])
 def test_the_scorers_pages_are_never_stored_by_the_browser(client, game_id, path, private):
