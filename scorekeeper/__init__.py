@@ -139,14 +139,23 @@ class SessionInterface(SecureCookieSessionInterface):
 
 
 def load_or_create_secret_key(instance_path):
-    """Read the instance's secret key, generating it (mode 0600) on first start."""
+    """Read the instance's secret key, generating it (mode 0600) on first start.
+
+    Several server processes may start at once: the key is written whole to a
+    file of this process's own, then linked into place only if no other
+    process got there first, so every process reads one and the same key.
+    """
     path = os.path.join(instance_path, SECRET_KEY_FILE)
-    try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        with open(path, encoding="ascii") as key_file:
-            return key_file.read().strip()
-    with os.fdopen(descriptor, "w", encoding="ascii") as key_file:
-        key = secrets.token_hex(32)
-        key_file.write(key)
-    return key
+    if not os.path.exists(path):
+        partial = f"{path}.{os.getpid()}.{secrets.token_hex(4)}"
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w", encoding="ascii") as key_file:
+            key_file.write(secrets.token_hex(32))
+        try:
+            os.link(partial, path)  # fails if another process's key is in place: then that one is the key
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(partial)
+    with open(path, encoding="ascii") as key_file:
+        return key_file.read().strip()

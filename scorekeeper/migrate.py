@@ -24,9 +24,21 @@ def alembic_config(connection):
     return config
 
 
+MIGRATION_LOCK = 815_015  # PostgreSQL advisory lock key: one migrating process at a time
+
+
 def upgrade(revision="head"):
-    """Bring the app's database to ``revision`` (the latest by default) in one transaction."""
+    """Bring the app's database to ``revision`` (the latest by default) in one transaction.
+
+    Several server processes may start at once: the first takes a lock for
+    the whole upgrade (an advisory lock on PostgreSQL, the write lock on
+    SQLite), the others wait for it and then find the schema up to date.
+    """
     with db.engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+        elif connection.dialect.name == "sqlite":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
         config = alembic_config(connection)
         tables = set(inspect(connection).get_table_names())
         if "game" in tables and "alembic_version" not in tables:

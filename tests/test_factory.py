@@ -1,7 +1,11 @@
 """The application factory and its instance setup."""
 
+import multiprocessing
 import os
 import stat
+import time
+
+from sqlalchemy import create_engine, text
 
 from scorekeeper import create_app, load_or_create_secret_key
 
@@ -27,3 +31,39 @@ def test_configured_secret_key_is_used_as_given(tmp_path):
     app = create_app({"SECRET_KEY": "from config", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
 
     assert app.config["SECRET_KEY"] == "from config"
+
+
+# --- Several server processes starting at once --------------------------------------------
+
+
+def _start(start_at, database_uri, instance, results):
+    """One server process starting: read or make the secret key, bring the database up to date."""
+    while time.monotonic() < start_at:
+        pass
+    try:
+        key = load_or_create_secret_key(instance)
+        create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": database_uri})
+        results.put(("started", key))
+    except Exception as error:  # noqa: BLE001 - what a worker would die of is the result
+        results.put((type(error).__name__, str(error)))
+
+
+def test_four_processes_starting_at_once_share_one_key_and_migrate_once(tmp_path, database_uri):
+    context = multiprocessing.get_context("spawn")  # each a fresh interpreter, as server workers are
+    results = context.Queue()
+    start_at = time.monotonic() + 3  # after every process has imported the app
+    processes = [context.Process(target=_start, args=(start_at, database_uri, str(tmp_path), results))
+                 for _worker in range(4)]
+    for process in processes:
+        process.start()
+    outcomes = [results.get(timeout=60) for _worker in processes]
+    for process in processes:
+        process.join(timeout=30)
+
+    assert [outcome for outcome, _key in outcomes] == ["started"] * 4, outcomes
+    assert len({key for _outcome, key in outcomes}) == 1
+    assert len(outcomes[0][1]) == 64
+    engine = create_engine(database_uri)
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0003"]
+    engine.dispose()
