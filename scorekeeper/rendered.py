@@ -1,4 +1,4 @@
-"""Game pages kept rendered until their game changes: a repeat view costs one small query.
+"""Game pages kept rendered until their game changes: a repeat view costs a lookup in memory.
 
 A game page (the table view, the watch page, the display) changes only when
 its game's revision moves, and every write moves it (``table._claim``). So a
@@ -66,9 +66,6 @@ class Kept:
         with self._lock:
             self._entries.pop(key, None)
 
-    def __len__(self):
-        return len(self._entries)
-
 
 @dataclass(frozen=True)
 class Page:
@@ -93,7 +90,11 @@ class Page:
 
 
 def _kept(name, most):
-    return current_app.extensions.setdefault(f"scorekeeper.{name}", Kept(most))
+    """The app's ``Kept`` map called ``name``, made on first use (not on every request)."""
+    kept = current_app.extensions.get(f"scorekeeper.{name}")
+    if kept is None:
+        kept = current_app.extensions.setdefault(f"scorekeeper.{name}", Kept(most))
+    return kept
 
 
 def game_page(game_id, render, readonly=False):

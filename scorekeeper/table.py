@@ -18,7 +18,7 @@ only this module.
 """
 
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from sqlalchemy import select, update
@@ -138,15 +138,11 @@ def _contention(error):
 
 def new_game(name, target, first_dealer, names):
     """Create a game: players clockwise from seat 0, the first dealer's seat, the target (R1, R4, R16)."""
-    facts = _checked_game(GameFacts(name, target, first_dealer, tuple(names)))
-    game = _build_game(facts)
-    with _writing():
-        db.session.add(game)
-    return game
+    return import_game(GameFacts(name, target, first_dealer, tuple(names)))
 
 
 def import_game(facts):
-    """Create a game from imported ``GameFacts`` (hands and trick logs included)."""
+    """Create a game from ``GameFacts``: a new one, or an imported one with its hands and trick logs."""
     game = _build_game(_checked_game(facts))
     with _writing():
         db.session.add(game)
@@ -169,8 +165,7 @@ def _checked_game(facts):
     for log in facts.logs:
         if log is not None:
             check_log(log, len(facts.names))
-    name = facts.name.strip() or date.today().isoformat()
-    return GameFacts(name, facts.target, facts.first_dealer, facts.names, facts.hands, facts.logs)
+    return replace(facts, name=facts.name.strip() or date.today().isoformat())
 
 
 def _build_game(facts):
