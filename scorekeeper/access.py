@@ -14,7 +14,7 @@ import hmac
 from flask import abort, after_this_request, current_app, session
 from sqlalchemy.orm import joinedload, selectinload
 
-from .models import Game, Hand, TrickLog, db
+from .models import Game, Hand, TrickLog, db, read_shown_game
 
 SESSION_KEYS = "scorer_keys"
 KEPT_GAMES = 40  # the session cookie stays small: the newest games' keys
@@ -25,25 +25,25 @@ GAME_LOADING = [
     selectinload(Game.trick_logs).selectinload(TrickLog.tricks),
     selectinload(Game.changes),
 ]
-# What the table view, the watch page and the display show: no trick log is
-# loaded, only whether each hand has one (Hand.has_tricks).
-PAGE_LOADING = [
-    joinedload(Game.players),
-    selectinload(Game.hands).joinedload(Hand.takings),
-    selectinload(Game.changes),
-]
 
 
-def load_game(game_id, scorer=False, loading=GAME_LOADING):
+def load_game(game_id, scorer=False):
     """The game with all it holds in a fixed number of queries (six at most), or 404.
 
     With ``scorer``, a device without the game's scorer key is refused (403).
-    ``loading`` may be ``PAGE_LOADING`` for a page that shows no trick.
     """
-    game = db.get_or_404(Game, game_id, options=loading)
+    game = db.get_or_404(Game, game_id, options=GAME_LOADING)
     if scorer:
         require_scorer(game)
         after_this_request(not_stored)
+    return game
+
+
+def load_shown_game(game_id):
+    """The game as its pages show it (``ShownGame``: plain values, no trick), or 404."""
+    game = read_shown_game(game_id)
+    if game is None:
+        abort(404)
     return game
 
 

@@ -9,7 +9,7 @@ from werkzeug.datastructures import CombinedMultiDict, MultiDict
 
 from . import rules
 from . import table as changes  # the service module; here "table" is the table view
-from .access import PAGE_LOADING, grant, is_scorer, load_game, matches
+from .access import grant, is_scorer, load_game, load_shown_game, matches
 from .chart import score_chart
 from .exchange import MOST_UPLOADED_HANDS, DocumentError, dumps, export_game, read_text
 from .explain import describe
@@ -112,7 +112,7 @@ def table(game_id):
 
 def table_page(game_id, scorer):
     """The table view of a game, with the scorer's controls or read-only; its HTML and CSRF token."""
-    game = load_game(game_id, loading=PAGE_LOADING)
+    game = load_shown_game(game_id)
     board = scoreboard(game)
     trail = trail_page(game, readonly=not scorer, newest=RECENT_CHANGES)
     page = {"game": game, "board": board, "pass_to": rules.pass_to, "readonly": not scorer,

@@ -11,6 +11,7 @@ from .access import is_scorer, load_game, not_stored
 from .explain import describe, trail_entry, why_not_undoable
 from .forms import ConfirmForm, HandForm
 from .i18n import _
+from .models import Change
 
 bp = Blueprint("hands", __name__)
 
@@ -144,8 +145,8 @@ def trail_page(game, readonly, newest=None):
             {
                 "line": line,
                 "what": trail_entry(line.change, by_id.get(line.change.undoes_id)),
-                "before": line.change.record_of(line.change.before),
-                "after": line.change.record_of(line.change.after),
+                "before": Change.record_of(line.change.before),
+                "after": Change.record_of(line.change.after),
                 "why_not": why_not_undoable(line),
             }
             for line in shown

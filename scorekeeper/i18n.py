@@ -9,12 +9,22 @@ instance folder when the app starts, so no binary is kept in git.
 
 import os
 import re
+from functools import lru_cache
 
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 from flask import Blueprint, g, has_request_context, redirect, request, url_for
-from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, gettext, lazy_gettext
+from flask_babel import (
+    Babel,
+    format_date,
+    format_datetime,
+    get_locale,
+    get_translations,
+    gettext,
+    lazy_gettext,
+)
 
 _ = gettext
 
@@ -76,12 +86,36 @@ def compile_catalogs(source, target):
         os.replace(partial, mo_path)  # another process may be compiling too
 
 
+def _catalog():
+    """This request's catalog, looked up once a request: a page asks it for dozens of messages."""
+    catalog = g.get("catalog")
+    if catalog is None:
+        catalog = g.catalog = get_translations()
+    return catalog
+
+
+def template_gettext(message):
+    """``_()`` in templates: the message in the reader's language (Jinja fills in the placeholders)."""
+    return _catalog().ugettext(message)
+
+
+def template_ngettext(singular, plural, count):
+    """``ngettext()`` in templates: the form of the message for ``count``."""
+    return _catalog().ungettext(singular, plural, count)
+
+
 def number(value):
-    """A number written the way the reader's language writes it; each number formatted once a request."""
+    """A number written the way the reader's language writes it (each one formatted once a language)."""
     written = g.setdefault("written_numbers", {})
-    if value not in written:
-        written[value] = format_decimal(value)
-    return written[value]
+    text = written.get(value)
+    if text is None:
+        text = written[value] = _written(value, get_locale())
+    return text
+
+
+@lru_cache(maxsize=4096)
+def _written(value, locale):
+    return format_decimal(value, locale=locale)
 
 
 def datetime_short(moment):
@@ -100,6 +134,7 @@ def init_app(app):
     compile_catalogs(CATALOGS, compiled)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", compiled)
     babel.init_app(app, locale_selector=select_language)
+    app.jinja_env.install_gettext_callables(template_gettext, template_ngettext, newstyle=True)
     app.jinja_env.filters["number"] = number
     app.jinja_env.filters["names"] = names_list
     app.jinja_env.filters["date"] = format_date

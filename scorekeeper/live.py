@@ -3,7 +3,7 @@
 from flask import Blueprint, abort, jsonify, render_template, request
 
 from . import rules
-from .access import PAGE_LOADING, load_game
+from .access import load_shown_game
 from .games import table_page
 from .rendered import game_page, game_revision, scoreboard
 
@@ -36,5 +36,5 @@ def display(game_id):
 
 
 def display_page(game_id):
-    game = load_game(game_id, loading=PAGE_LOADING)
+    game = load_shown_game(game_id)
     return render_template("games/display.html", game=game, board=scoreboard(game), pass_to=rules.pass_to)

@@ -1,13 +1,27 @@
 """Database models: the facts a table recorded, never anything derived (R17)."""
 
+import itertools
 import json
 import os
 import secrets
 import sqlite3
+from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import cache
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import CheckConstraint, Engine, ForeignKey, Index, String, Text, UniqueConstraint, event, exists
+from sqlalchemy import (
+    CheckConstraint,
+    Engine,
+    ForeignKey,
+    Index,
+    String,
+    Text,
+    UniqueConstraint,
+    event,
+    exists,
+    select,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship
 
@@ -37,7 +51,25 @@ def new_scorer_key():
     return secrets.token_urlsafe(24)
 
 
-class Game(db.Model):
+class Scored:
+    """What is derived from a game's names and hands, for a stored ``Game`` and a ``ShownGame`` alike (R17)."""
+
+    def names_of(self, seats):
+        """The names at some seats, in the order given."""
+        names = self.names
+        return [names[seat] for seat in seats]
+
+    def records(self):
+        """The recorded hands as the rules engine sees them, in order."""
+        return [hand.record() for hand in self.hands]
+
+    def scoreboard(self, records=None):
+        """Everything derived from the recorded hands (or from ``records`` if given)."""
+        records = self.records() if records is None else records
+        return rules.score_game(len(self.names), self.first_dealer, self.target, records)
+
+
+class Game(db.Model, Scored):
     """A game: its players in seating order, the first dealer, the target and its hands."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -79,19 +111,6 @@ class Game(db.Model):
         Found among the game's logs, already loaded, rather than one query per hand.
         """
         return next((log for log in self.trick_logs if log.hand_id == hand.id), None)
-
-    def names_of(self, seats):
-        """The names at some seats, in the order given."""
-        return [self.players[seat].name for seat in seats]
-
-    def records(self):
-        """The recorded hands as the rules engine sees them, in order."""
-        return [hand.record() for hand in self.hands]
-
-    def scoreboard(self, records=None):
-        """Everything derived from the recorded hands (or from ``records`` if given)."""
-        records = self.records() if records is None else records
-        return rules.score_game(len(self.players), self.first_dealer, self.target, records)
 
 
 class Player(db.Model):
@@ -136,10 +155,7 @@ class Hand(db.Model):
 
     def record(self):
         """This hand as the rules engine sees it."""
-        return rules.HandRecord(
-            tuple(rules.Taken(taking.hearts, taking.marias) for taking in self.takings),
-            None if self.moon is None else rules.Moon(self.moon),
-        )
+        return hand_record(((taking.hearts, taking.marias) for taking in self.takings), self.moon)
 
     def set_facts(self, record, uncollected):
         """Replace this hand's takings and moon choice, and note what nobody collected (R13)."""
@@ -276,16 +292,90 @@ class Change(db.Model):
         if text is None:
             return None
         facts = json.loads(text)
-        return rules.HandRecord(
-            tuple(rules.Taken(hearts, marias) for hearts, marias in facts["taken"]),
-            None if facts["moon"] is None else rules.Moon(facts["moon"]),
-        )
+        return hand_record(facts["taken"], facts["moon"])
 
     @staticmethod
     def trick_log_of(text):
         """The trick log kept with a removed hand's facts, as a new unsaved ``TrickLog``, or None."""
         tricks = json.loads(text).get("tricks") if text else None
         return None if tricks is None else TrickLog.from_facts(tricks)
+
+
+@cache
+def taken(hearts, marias):
+    """The engine's ``Taken``; one value for each of the few (hearts, Black Marias) pairs, made once."""
+    return rules.Taken(hearts, marias)
+
+
+def hand_record(takings, moon):
+    """One small place turns stored facts into the engine's record: ``(hearts, marias)`` per seat, the moon."""
+    return rules.HandRecord(tuple(taken(hearts, marias) for hearts, marias in takings),
+                            None if moon is None else rules.Moon(moon))
+
+
+# --- A game as its pages read it ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShownHand:
+    """A recorded hand as a page shows it: plain values, no ORM object."""
+
+    key: int
+    number: int
+    has_tricks: bool
+    facts: rules.HandRecord
+
+    def record(self):
+        return self.facts
+
+
+@dataclass(frozen=True)
+class ShownGame(Scored):
+    """A game as the table view, the watch page and the display read it: plain values from rows.
+
+    The first view after a change builds no ORM object: a 40-hand game of 11
+    players is about 500 rows, which as ORM objects cost most of the page.
+    ``changes`` are the trail's rows, newest first, with ``Change``'s columns.
+    """
+
+    id: int
+    name: str
+    target: int
+    first_dealer: int
+    revision: int
+    scorer_key: str
+    playing_trick_by_trick: bool
+    names: tuple[str, ...]
+    hands: tuple[ShownHand, ...]
+    changes: tuple
+
+
+def read_shown_game(game_id):
+    """Game ``game_id`` as its pages show it, in three statements whatever its length; None if there is none."""
+    seated = db.session.execute(
+        select(Game.id, Game.name, Game.target, Game.first_dealer, Game.revision, Game.scorer_key,
+               Game.playing_trick_by_trick, Player.name)
+        .join(Player, Player.game_id == Game.id)
+        .where(Game.id == game_id)
+        .order_by(Player.seat)
+    ).all()
+    if not seated:
+        return None
+    rows = db.session.execute(
+        select(Hand.key, Hand.number, TrickLog.id.is_not(None), Hand.moon, Taking.hearts, Taking.marias)
+        .join(Taking, Taking.hand_id == Hand.id)
+        .outerjoin(TrickLog, TrickLog.hand_id == Hand.id)
+        .where(Hand.game_id == game_id)
+        .order_by(Hand.number, Taking.seat)
+    )
+    hands = tuple(
+        ShownHand(key, number, has_tricks, hand_record(((row[4], row[5]) for row in takings), moon))
+        for (key, number, has_tricks, moon), takings in itertools.groupby(rows, key=lambda row: row[:4])
+    )
+    changes = tuple(db.session.execute(
+        select(Change.__table__).where(Change.game_id == game_id).order_by(Change.id.desc())
+    ).all())
+    return ShownGame(*seated[0][:7], tuple(row[7] for row in seated), hands, changes)
 
 
 # Whether a hand was played trick by trick, and whether a hand is being played
