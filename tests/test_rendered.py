@@ -3,16 +3,27 @@
 import gzip
 import io
 import json
+import random
 import re
 import time
 
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.models import Game, db
+from scorekeeper.models import Game, db, read_shown_game
 from scorekeeper.rendered import FRESH_FOR
 
-from .tabletop import SIX, create_game, exported, hidden_fields, post_hand, record_hand, text_of
+from .tabletop import (
+    SIX,
+    create_game,
+    exported,
+    hidden_fields,
+    post_hand,
+    random_game_document,
+    record_hand,
+    store_games,
+    text_of,
+)
 
 SPREAD = [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)]
 OTHER = [(4, 0), (4, 0), (5, 1), (4, 0), (5, 1), (4, 0)]
@@ -178,3 +189,23 @@ def test_a_write_here_shows_at_once_and_one_from_another_process_within_a_moment
     assert here == first + 1
     assert client.get(state).get_json()["revision"] == first + 2
     assert "Hand 3" in text_of(client.get(f"/games/{game_id}/watch"))
+
+
+def test_a_page_reads_the_same_game_from_plain_rows_as_from_the_models(app):
+    rng = random.Random(11)
+    documents = [random_game_document(rng, f"game {seed}", fewest_hands=0, most_hands=12) for seed in range(12)]
+    stored = store_games(app, documents)
+
+    with app.app_context():
+        for game_id, _key in stored:
+            game = db.session.get(Game, game_id)
+            shown = read_shown_game(game_id)
+
+            assert shown.names == tuple(game.names)
+            assert (shown.id, shown.name, shown.target, shown.first_dealer, shown.revision, shown.scorer_key) == (
+                game.id, game.name, game.target, game.first_dealer, game.revision, game.scorer_key)
+            assert [(hand.key, hand.number, hand.has_tricks) for hand in shown.hands] == [
+                (hand.key, hand.number, game.log_of(hand) is not None) for hand in game.hands]
+            assert shown.scoreboard() == game.scoreboard()
+            assert [change.id for change in shown.changes] == [change.id for change in game.changes]
+        assert read_shown_game(max(game_id for game_id, _key in stored) + 1) is None
