@@ -36,13 +36,27 @@ def fresh_server_database(url):
         admin.dispose()
 
 
+@contextlib.contextmanager
+def fresh_database(folder):
+    """A fresh, empty database: a SQLite file in ``folder``, or one on the ``SCOREKEEPER_TEST_DATABASE`` server."""
+    if not SERVER_DATABASE:
+        yield f"sqlite:///{folder / 'test.sqlite'}"
+        return
+    with fresh_server_database(SERVER_DATABASE) as url:
+        yield url
+
+
 @pytest.fixture
 def database_uri(tmp_path):
     """The SQLAlchemy URL of a fresh, empty database for one test."""
-    if not SERVER_DATABASE:
-        yield f"sqlite:///{tmp_path / 'test.sqlite'}"
-        return
-    with fresh_server_database(SERVER_DATABASE) as url:
+    with fresh_database(tmp_path) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def module_database_uri(tmp_path_factory):
+    """The SQLAlchemy URL of a fresh, empty database shared by one test module."""
+    with fresh_database(tmp_path_factory.mktemp("module database")) as url:
         yield url
 
 
