@@ -99,10 +99,16 @@ def qr_svg(url):
 @click.option("--host", default="0.0.0.0", show_default=True,
               help="Address to listen on; 0.0.0.0 lets phones on the same Wi-Fi connect.")
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=int)
-@click.option("--threads", default=4, show_default=True, type=int)
+@click.option("--threads", default=4, show_default=True, type=click.IntRange(1, 256),
+              help="Requests served at once by each process.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Server processes. More than one runs gunicorn (Linux and macOS; pip install -e '.[club]'), "
+                   "for a club's server with many tables, best on PostgreSQL.")
 @with_appcontext
-def serve_command(host, port, threads):
-    """Serve the scorekeeper to the table with waitress."""
+def serve_command(host, port, threads, workers):
+    """Serve the scorekeeper to the table: waitress, or gunicorn with several workers."""
+    if workers > 1:
+        gunicorn_server = _gunicorn_server()  # refuses before anything is printed if gunicorn is missing
     click.echo("Cancellation Hearts scorekeeper is running. Open one of these on any phone on the same Wi-Fi:")
     for url in table_urls(host, port):
         click.echo(f"    {url}")
@@ -111,7 +117,56 @@ def serve_command(host, port, threads):
         click.echo("Or scan this with a phone's camera:")
         segno.make(urls[0], error="m").terminal(compact=True)
     click.echo("Stop it with Ctrl+C.")
-    create_server(current_app._get_current_object(), host=host, port=port, threads=threads).run()
+    if workers > 1:
+        db.engine.dispose()  # no connection of this process is inherited by the workers it forks
+        gunicorn_server(host, port, workers, threads).run()
+    else:
+        create_server(current_app._get_current_object(), host=host, port=port, threads=threads).run()
+
+
+KEEP_ALIVE_SECONDS = 20  # longer than a phone's poll interval (1.5 s, static/live.js), so polls reuse connections
+
+
+def _gunicorn_server():
+    """gunicorn's application class, serving the app with ``gthread`` workers, each creating its own app.
+
+    No app is shared across the fork: each worker runs ``create_app()``
+    (migrations run once, under a lock; one secret key in the instance
+    folder), and every per-process cache is keyed by the game's revision.
+    """
+    try:
+        from gunicorn.app.base import BaseApplication
+    except ImportError:
+        raise click.ClickException(
+            "Several workers need gunicorn: pip install -e '.[club]' (Linux or macOS). "
+            "One worker (the default) needs nothing more.") from None
+
+    class Server(BaseApplication):
+        def __init__(self, host, port, workers, threads):
+            self.settings = {
+                "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+                "workers": workers,
+                "worker_class": "gthread",
+                "threads": threads,
+                "keepalive": KEEP_ALIVE_SECONDS,
+                "graceful_timeout": 10,
+                "proc_name": "scorekeeper",
+                # gunicorn 27's control socket is one path per user: two servers on a machine would share it.
+                "control_socket_disable": True,
+            }
+            super().__init__()
+
+        def load_config(self):
+            for name, value in self.settings.items():
+                if name in self.cfg.settings:  # settings newer than the installed gunicorn are left out
+                    self.cfg.set(name, value)
+
+        def load(self):
+            from . import create_app
+
+            return create_app()
+
+    return Server
 
 
 def create_server(app, **adjustments):

@@ -1,8 +1,10 @@
-"""Crash durability: `flask serve` killed with SIGKILL while hands are recorded loses nothing it acknowledged.
+"""Real server processes: killed with SIGKILL while hands are recorded, and racing each other for one hand.
 
-End to end: a real waitress process on 127.0.0.1, a scorer recording hands
-over HTTP exactly as a browser does (GET the form, POST it, follow nothing),
-and the database file read directly with ``sqlite3`` afterwards.
+End to end: `flask serve` on 127.0.0.1 (waitress, or gunicorn with two
+workers), a scorer recording hands over HTTP exactly as a browser does (GET
+the form, POST it, follow nothing), and the database read directly
+afterwards. On SQLite, and on the server database
+``SCOREKEEPER_TEST_DATABASE`` names when it is set.
 """
 
 import http.client
@@ -10,7 +12,6 @@ import os
 import random
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -22,6 +23,8 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 from .tabletop import SIX, form_fields, game_form, hand_form
 
@@ -83,15 +86,16 @@ def submit(opener, url, fields):
 
 
 class Server:
-    """`flask --app scorekeeper serve` on 127.0.0.1, started and SIGKILLed at will."""
+    """`flask --app scorekeeper serve` on 127.0.0.1, started and SIGKILLed at will (all its processes)."""
 
-    def __init__(self, database, log_path):
+    def __init__(self, database_uri, log_path, workers=1):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.workers = workers
         self.log_path = log_path
         self.log = open(log_path, "ab")
         self.env = {name: value for name, value in os.environ.items() if not name.startswith("FLASK_")}
-        self.env.update(FLASK_SQLALCHEMY_DATABASE_URI=f"sqlite:///{database}", FLASK_SECRET_KEY=SECRET_KEY)
+        self.env.update(FLASK_SQLALCHEMY_DATABASE_URI=database_uri, FLASK_SECRET_KEY=SECRET_KEY)
         self.process = None
         self.prober = browser()
 
@@ -99,8 +103,9 @@ class Server:
         """Start the server and wait until it answers."""
         self.process = subprocess.Popen(
             [sys.executable, "-m", "flask", "--app", "scorekeeper", "serve",
-             "--host", "127.0.0.1", "--port", str(self.port)],
+             "--host", "127.0.0.1", "--port", str(self.port), "--workers", str(self.workers)],
             cwd=REPOSITORY, env=self.env, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: a kill takes gunicorn's workers too
         )
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
@@ -116,11 +121,14 @@ class Server:
         pytest.fail(f"the server did not answer within {START_SECONDS} s:\n{self.log_tail()}")
 
     def kill(self):
-        """SIGKILL: no shutdown, no flush, no cleanup of any kind."""
-        if self.process is not None and self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGKILL)
-        if self.process is not None:
-            self.process.wait(timeout=10)
+        """SIGKILL to every process of the server at once, as a power cut: no shutdown, no flush, no cleanup."""
+        if self.process is None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait(timeout=10)
 
     def log_tail(self):
         self.log.flush()
@@ -183,10 +191,10 @@ class Scorer(threading.Thread):
             raise self.failure
 
 
-@pytest.fixture
-def server(tmp_path):
-    """A serving process on a temporary database; always killed at the end."""
-    served = Server(tmp_path / "crash.sqlite", tmp_path / "server.log")
+@pytest.fixture(params=[1, 2], ids=["waitress", "gunicorn, 2 workers"])
+def server(request, database_uri, tmp_path):
+    """A server on a fresh database, one process or several; always killed at the end."""
+    served = Server(database_uri, tmp_path / "server.log", workers=request.param)
     yield served
     served.close()
 
@@ -210,29 +218,34 @@ def wait_for_new_hand(scorer, seen, seconds):
     assert len(scorer.acknowledged) > seen or scorer.failure, f"no hand acknowledged within {seconds} s"
 
 
-def read_database(path):
-    """Everything the checks need, straight from the file (SQLite replays the WAL on opening)."""
-    connection = sqlite3.connect(path)
+def read_database(database_uri):
+    """Everything the checks need, straight from the database (SQLite replays the WAL on opening).
+
+    SQLite's own checks say whether the file is whole and no row points
+    nowhere; PostgreSQL enforces its foreign keys at every commit itself.
+    """
+    engine = create_engine(database_uri)
     try:
-        integrity = connection.execute("PRAGMA integrity_check").fetchall()
-        dangling = connection.execute("PRAGMA foreign_key_check").fetchall()
-        (game_id, revision), = connection.execute("SELECT id, revision FROM game").fetchall()
-        hands = connection.execute(
-            "SELECT id, number, uncollected_hearts, uncollected_marias FROM hand WHERE game_id = ? ORDER BY number",
-            (game_id,),
-        ).fetchall()
-        takings = {
-            hand_id: connection.execute(
-                "SELECT seat, hearts, marias FROM taking WHERE hand_id = ? ORDER BY seat", (hand_id,)
-            ).fetchall()
-            for hand_id, *_rest in hands
-        }
+        with engine.connect() as connection:
+            integrity, dangling = [("ok",)], []
+            if make_url(database_uri).get_backend_name() == "sqlite":
+                integrity = [tuple(row) for row in connection.execute(text("PRAGMA integrity_check"))]
+                dangling = [tuple(row) for row in connection.execute(text("PRAGMA foreign_key_check"))]
+            (game_id, revision), = connection.execute(text("SELECT id, revision FROM game")).all()
+            hands = [tuple(row) for row in connection.execute(text(
+                "SELECT id, number, uncollected_hearts, uncollected_marias FROM hand WHERE game_id = :game "
+                "ORDER BY number"), {"game": game_id})]
+            takings = {
+                hand_id: [tuple(row) for row in connection.execute(text(
+                    "SELECT seat, hearts, marias FROM taking WHERE hand_id = :hand ORDER BY seat"), {"hand": hand_id})]
+                for hand_id, *_rest in hands
+            }
         return integrity, dangling, revision, hands, takings
     finally:
-        connection.close()
+        engine.dispose()
 
 
-def test_hands_acknowledged_before_a_kill_survive_it_whole(server, tmp_path):
+def test_hands_acknowledged_before_a_kill_survive_it_whole(server, database_uri):
     scorer_browser = browser()
     server.start()
     game_id = create_game(scorer_browser, server.url)
@@ -252,7 +265,7 @@ def test_hands_acknowledged_before_a_kill_survive_it_whole(server, tmp_path):
         scorer.stop()
     server.kill()
 
-    integrity, dangling, revision, hands, takings = read_database(tmp_path / "crash.sqlite")
+    integrity, dangling, revision, hands, takings = read_database(database_uri)
     numbers = [number for _id, number, *_counts in hands]
     acknowledged = scorer.acknowledged
 
@@ -269,6 +282,66 @@ def test_hands_acknowledged_before_a_kill_survive_it_whole(server, tmp_path):
     assert len(set(acknowledged)) == len(acknowledged), "a hand number was acknowledged twice"
     assert set(acknowledged) <= set(numbers), f"acknowledged hands lost: {sorted(set(acknowledged) - set(numbers))}"
     assert len(acknowledged) <= len(hands) <= len(acknowledged) + scorer.in_doubt
-    print(f"crash: {kills} kills survived, {len(acknowledged)} acknowledged hands all present"
+    print(f"crash: {server.workers} server process(es), {kills} kills survived,"
+          f" {len(acknowledged)} acknowledged hands all present"
           f" ({len(hands)} recorded; {scorer.in_doubt} POSTs cut off by a kill,"
           f" {scorer.in_doubt_committed} of them committed)")
+
+
+RACES = 8
+
+
+def race(posts):
+    """Send the POSTs at the same moment, one thread each; their statuses in the order given."""
+    start = threading.Barrier(len(posts))
+    statuses = [None] * len(posts)
+
+    def send(index, opener, url, fields):
+        start.wait()
+        statuses[index] = submit(opener, url, fields)
+
+    threads = [threading.Thread(target=send, args=(index, *post)) for index, post in enumerate(posts)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=2 * REQUEST_SECONDS)
+    return statuses
+
+
+def test_two_server_processes_racing_for_one_hand_record_it_once(database_uri, tmp_path):
+    servers = [Server(database_uri, tmp_path / f"server {number}.log") for number in (1, 2)]
+    try:
+        for served in servers:
+            served.start()
+        scorers = [browser(), browser()]
+        game_id = create_game(scorers[0], servers[0].url)
+        engine = create_engine(database_uri)
+        with engine.connect() as connection:
+            key = connection.execute(text("SELECT scorer_key FROM game")).scalar_one()
+        engine.dispose()
+        status, _page = fetch(scorers[1], f"{servers[1].url}/games/{game_id}/scorer/{key}")  # the second scorer
+        assert status == 302
+
+        outcomes = []
+        for number in range(1, RACES + 1):
+            posts = []
+            for opener, served in zip(scorers, servers):
+                url = f"{served.url}/games/{game_id}/hands/new"
+                _status, page = fetch(opener, url)
+                fields = form_fields(page)
+                assert int(fields["number"]) == number
+                posts.append((opener, url, {**fields, **hand_form(taken_in_hand(number), number)}))
+            outcomes.append(sorted(race(posts)))
+    finally:
+        for served in servers:
+            served.close()
+
+    integrity, dangling, revision, hands, takings = read_database(database_uri)
+
+    assert outcomes == [[302, 409]] * RACES, "each race has one winner, and the other scorer is told (409)"
+    assert [number for _id, number, *_counts in hands] == list(range(1, RACES + 1))
+    assert revision == 1 + RACES
+    assert all([(hearts, marias) for _seat, hearts, marias in takings[hand_id]] == taken_in_hand(number)
+               for hand_id, number, *_counts in hands)
+    assert integrity == [("ok",)] and dangling == []
+    print(f"races: {RACES} record races across two server processes, each hand recorded once, the loser told 409")
