@@ -1,5 +1,9 @@
-"""Upgrades never lose a game: a database at the first migration, filled, upgraded to the latest."""
+"""Upgrades never lose a game: a database at the first migration, filled, upgraded to the latest.
 
+On SQLite, and on the server database ``SCOREKEEPER_TEST_DATABASE`` names when it is set.
+"""
+
+import contextlib
 import random
 from datetime import datetime
 
@@ -50,10 +54,22 @@ def fill_first_schema(connection, games, chance):
     return expected
 
 
+@contextlib.contextmanager
+def started(uri):
+    """The app started on the database ``uri`` (which upgrades it); its connections closed afterwards."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri})
+    try:
+        yield app
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
 @pytest.fixture
-def first_schema_database(tmp_path):
+def first_schema_database(database_uri):
     """A database at the first migration, filled with games; its URI and what it holds."""
-    uri = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    uri = database_uri
     engine = sa.create_engine(uri)
     with engine.begin() as connection:
         command.upgrade(alembic_config(connection), "0001")
@@ -65,24 +81,24 @@ def first_schema_database(tmp_path):
 def test_upgrading_a_filled_first_schema_keeps_every_game(first_schema_database):
     uri, expected = first_schema_database
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri})
-    client = app.test_client()
+    with started(uri) as app:
+        client = app.test_client()
 
-    for game_id, names, totals, hands in expected:
-        document = client.get(f"/games/{game_id}/export.json").get_json()
-        assert document["players"] == names
-        assert document["totals"] == totals
-        assert len(document["hands"]) == hands
-    with app.app_context():
-        keys = db.session.execute(sa.text("SELECT scorer_key FROM game")).scalars().all()
-        version = db.session.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+        for game_id, names, totals, hands in expected:
+            document = client.get(f"/games/{game_id}/export.json").get_json()
+            assert document["players"] == names
+            assert document["totals"] == totals
+            assert len(document["hands"]) == hands
+        with app.app_context():
+            keys = db.session.execute(sa.text("SELECT scorer_key FROM game")).scalars().all()
+            version = db.session.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
     assert len(set(keys)) == len(expected) and all(len(key) >= 32 for key in keys)
     assert version == "0003"
     print(f"migrations: {len(expected)} games upgraded from the first schema, all intact")
 
 
-def test_a_database_made_before_migrations_is_recognised_and_upgraded(tmp_path):
-    uri = f"sqlite:///{tmp_path / 'unversioned.sqlite'}"
+def test_a_database_made_before_migrations_is_recognised_and_upgraded(database_uri):
+    uri = database_uri
     engine = sa.create_engine(uri)
     with engine.begin() as connection:
         command.upgrade(alembic_config(connection), "0001")
@@ -90,10 +106,9 @@ def test_a_database_made_before_migrations_is_recognised_and_upgraded(tmp_path):
         connection.execute(sa.text("DROP TABLE alembic_version"))
     engine.dispose()
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri})
-
-    for game_id, _names, totals, _hands in expected:
-        assert app.test_client().get(f"/games/{game_id}/export.json").get_json()["totals"] == totals
+    with started(uri) as app:
+        for game_id, _names, totals, _hands in expected:
+            assert app.test_client().get(f"/games/{game_id}/export.json").get_json()["totals"] == totals
 
 
 def test_the_migrations_build_exactly_the_schema_of_the_models(app):
@@ -103,11 +118,9 @@ def test_the_migrations_build_exactly_the_schema_of_the_models(app):
     assert differences == []
 
 
-def test_starting_twice_on_the_latest_schema_changes_nothing(tmp_path):
-    uri = f"sqlite:///{tmp_path / 'twice.sqlite'}"
-    create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri})
+def test_starting_twice_on_the_latest_schema_changes_nothing(database_uri):
+    with started(database_uri):
+        pass
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri})
-
-    with app.app_context():
+    with started(database_uri) as app, app.app_context():
         assert db.session.execute(sa.text("SELECT count(*) FROM alembic_version")).scalar() == 1
