@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from flask import Flask, abort, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from .models import LARGEST_ID
@@ -26,6 +27,11 @@ def create_app(test_config=None):
         SQLALCHEMY_DATABASE_URI="sqlite:///"
         + os.path.join(app.instance_path, "scorekeeper.sqlite"),
         MAX_CONTENT_LENGTH=1024 * 1024,
+        # The biggest form (a hand of 11 players) has about 30 fields: a post
+        # with hundreds is refused (413) before any of it is read into a form.
+        MAX_FORM_PARTS=200,
+        # Behind a reverse proxy: how many proxies' X-Forwarded-For/-Proto/-Host to believe (0: none).
+        PROXY_HOPS=0,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         # The scorer's phone keeps its scorer keys through a long game night.
@@ -86,6 +92,9 @@ def create_app(test_config=None):
     app.before_request(refuse_malformed_host)
     app.after_request(secure_headers)
     app.session_interface = SessionInterface()
+    hops = int(app.config["PROXY_HOPS"])
+    if hops:  # the proxy's word for the client's scheme and host: HTTPS there makes the cookie Secure
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)
     return app
 
 

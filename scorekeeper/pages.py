@@ -21,7 +21,7 @@ ERROR_MESSAGES = {
                    "scorer link if you are to keep score too."),
     404: lambda: _("There is no such page, game or hand."),
     405: lambda: _("That page cannot be used that way."),
-    413: lambda: _("That file is too big to be a game exported by the scorekeeper."),
+    413: lambda: _("That was more than any form or game file of the scorekeeper holds, so nothing was changed."),
 }
 
 

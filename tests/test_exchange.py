@@ -244,6 +244,16 @@ def test_an_upload_of_more_than_200_hands_is_refused_whole_and_quickly(app, clie
     assert rows(app) == before
 
 
+def test_a_multipart_post_with_hundreds_of_fields_is_refused_before_it_is_read(app, client):
+    fields = {**game_form([f"P{seat}" for seat in range(300)]), "csrf_token": csrf_token(client, "/games/new")}
+
+    response = client.post("/games/new", data=fields, content_type="multipart/form-data")
+
+    assert response.status_code == 413
+    assert "That was more than any form or game file of the scorekeeper holds" in text_of(response)
+    assert rows(app) == (0, 0, 0)
+
+
 def test_a_new_game_posted_with_thousands_of_names_is_refused_and_answers_a_small_page(app, client):
     fields = {**game_form([f"P{seat}" for seat in range(5000)]), "csrf_token": csrf_token(client, "/games/new")}
 

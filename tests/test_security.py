@@ -290,6 +290,19 @@ def test_the_session_cookie_is_http_only_and_same_site(app):
     assert "Secure" in over_https
 
 
+@pytest.mark.parametrize("hops, secure", [(0, False), (1, True)], ids=["no proxy believed", "behind one proxy"])
+def test_the_cookie_is_secure_behind_a_proxy_only_when_its_word_is_believed(database_uri, hops, secure):
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": database_uri,
+                      "PROXY_HOPS": hops})
+
+    cookie = app.test_client().get(
+        "/games/new", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.7"}).headers["Set-Cookie"]
+    with app.app_context():
+        db.engine.dispose()
+
+    assert ("Secure" in cookie) == secure
+
+
 def test_names_with_markup_are_shown_as_text(client):
     names = ["<img src=x onerror=alert(1)>", "<script>alert(2)</script>", "Caio", "Dee", "Eli", "Fay"]
     game_id = create_game(client, names)

@@ -13,6 +13,9 @@ from flask import request
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
+from scorekeeper.models import db
+
+from ..conftest import fresh_database
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
@@ -25,13 +28,19 @@ SERVED = []  # the path of every request the live server answered, in order
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory):
+def browser_database(tmp_path_factory):
+    """A fresh database for the browser tests: SQLite, or one on the ``SCOREKEEPER_TEST_DATABASE`` server."""
+    with fresh_database(tmp_path_factory.mktemp("browser")) as uri:
+        yield uri
+
+
+@pytest.fixture(scope="session")
+def live_server(browser_database):
     """The app on a fresh database, served on a free port of 127.0.0.1 until the session ends."""
-    database = tmp_path_factory.mktemp("browser") / "browser.sqlite"
     app = create_app({
         "TESTING": True,
         "SECRET_KEY": "browser test secret key",
-        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+        "SQLALCHEMY_DATABASE_URI": browser_database,
     })
     app.before_request(lambda: SERVED.append(request.path))
     server = make_server("127.0.0.1", 0, app, threaded=True)
@@ -40,6 +49,9 @@ def live_server(tmp_path_factory):
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     thread.join(timeout=5)
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
 
 
 @pytest.fixture(scope="session")
