@@ -65,6 +65,7 @@ class Table:
     tokens: dict = field(default_factory=dict)  # client -> its valid CSRF token
     exports: dict = field(default_factory=dict)  # game id -> its export document
     state: dict = None
+    sessions: dict = field(default_factory=dict)  # client -> its session cookie with the pristine games
 
     def snapshot(self):
         """Every row of every table, in primary-key order."""
@@ -77,6 +78,7 @@ class Table:
 
     def keep_as_pristine(self):
         self.state = self.snapshot()
+        self.sessions = {client: client.get_cookie("session") for client in (self.scorer, self.stranger)}
 
     def restore(self):
         """Put the pristine games back, whatever a successful request wrote: every row, in one transaction.
@@ -94,6 +96,11 @@ class Table:
                     connection.execute(table.insert().values(dict(zip(names, row))))
         for name in [name for name in self.app.extensions if name.startswith("scorekeeper.")]:
             del self.app.extensions[name]
+        # The session keeps the newest games' keys only: games made by accepted requests (new ids on
+        # every database that never reuses one) would push the pristine games' keys out of it.
+        for client, cookie in self.sessions.items():
+            if cookie is not None:
+                client.set_cookie(cookie.key, cookie.value, domain=cookie.domain, path=cookie.path)
         assert self.snapshot() == self.state
 
     def ids(self):
