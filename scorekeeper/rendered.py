@@ -117,10 +117,27 @@ def game_page(game_id, render, readonly=False):
     pages = _kept("pages", MOST_PAGES)
     page = pages.get(key)
     if page is None:
-        page = Page.of(*render(scorer))
-        pages.put(key, page)
+        # After a hand, a whole table's phones ask for the new page within a poll: one renders it,
+        # the others wait for it instead of rendering it too.
+        with _rendering_lock(key):
+            page = pages.get(key)
+            if page is None:
+                page = Page.of(*render(scorer))
+                pages.put(key, page)
     response = page.response()
     return not_stored(response) if scorer else response
+
+
+RENDERING_LOCKS = 64
+
+
+def _rendering_lock(key):
+    """The lock under which the page ``key`` is rendered: one of a few, shared by the app's threads."""
+    locks = current_app.extensions.get("scorekeeper.rendering")
+    if locks is None:
+        locks = current_app.extensions.setdefault(
+            "scorekeeper.rendering", [threading.Lock() for _lock in range(RENDERING_LOCKS)])
+    return locks[hash(key) % RENDERING_LOCKS]
 
 
 def game_revision(game_id):

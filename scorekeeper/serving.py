@@ -14,6 +14,7 @@ from markupsafe import Markup
 from .models import Game, db
 
 DEFAULT_PORT = 8150
+MOST_CONNECTIONS = 2000  # open connections one waitress process keeps (phones between polls included)
 LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "::1"}
 
 
@@ -178,7 +179,16 @@ def create_server(app, **adjustments):
     """
     import waitress.server
 
-    server = waitress.server.create_server(app, **{"ident": "scorekeeper", **adjustments})
+    settings = {
+        "ident": "scorekeeper",
+        # Every watching phone keeps a connection open between polls: waitress's default of 100
+        # connections left a club's 550 phones queuing for seconds. poll() has no select()'s
+        # limit of 1024 descriptors.
+        "connection_limit": MOST_CONNECTIONS,
+        "asyncore_use_poll": True,
+        **adjustments,
+    }
+    server = waitress.server.create_server(app, **settings)
     sockets = server.map if isinstance(server, waitress.server.MultiSocketServer) else server._map
     for dispatcher in list(sockets.values()):
         if isinstance(dispatcher, waitress.server.BaseWSGIServer):

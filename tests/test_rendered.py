@@ -5,11 +5,13 @@ import io
 import json
 import random
 import re
+import threading
 import time
 
 import pytest
 
-from scorekeeper import create_app
+from scorekeeper import create_app, live
+from scorekeeper.games import table_page
 from scorekeeper.models import Game, db, read_shown_game
 from scorekeeper.rendered import FRESH_FOR
 
@@ -209,3 +211,32 @@ def test_a_page_reads_the_same_game_from_plain_rows_as_from_the_models(app):
             assert shown.scoreboard() == game.scoreboard()
             assert [change.id for change in shown.changes] == [change.id for change in game.changes]
         assert read_shown_game(max(game_id for game_id, _key in stored) + 1) is None
+
+
+def test_phones_asking_at_once_for_a_changed_page_wait_for_one_rendering(app, client, monkeypatch):
+    game_id = create_game(client, SIX)
+    record_hand(client, game_id, SPREAD)
+    renderings = []
+
+    def slow_table_page(game_id, scorer):
+        renderings.append(game_id)
+        time.sleep(0.2)  # long enough for every phone to ask while it renders
+        return table_page(game_id, scorer)
+
+    monkeypatch.setattr(live, "table_page", slow_table_page)
+    phones = [app.test_client() for _phone in range(6)]
+    start = threading.Barrier(len(phones))
+    pages = []
+
+    def watch(phone):
+        start.wait()
+        pages.append(phone.get(f"/games/{game_id}/watch").get_data(as_text=True))
+
+    threads = [threading.Thread(target=watch, args=(phone,)) for phone in phones]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+
+    assert renderings == [game_id]
+    assert len(pages) == len(phones) and len(set(pages)) == 1
