@@ -253,31 +253,25 @@ def served(database_uri, workers, folder):
         log.close()
 
 
+def process_stat(pid):
+    """The fields of ``/proc/<pid>/stat`` after the command name (state first), or None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
 def group_processes(leader):
     """The pids of the server's process group (gunicorn's master and workers, or waitress alone)."""
-    pids = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", encoding="ascii") as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[2]) == leader:  # the process group id
-                pids.append(int(entry))
-    return pids
+    return [int(entry) for entry in os.listdir("/proc")
+            if entry.isdigit() and (fields := process_stat(entry)) and int(fields[2]) == leader]  # the group id
 
 
 def cpu_seconds(pids):
-    total = 0.0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+    """User plus system CPU time the processes have used so far."""
+    ticks = sum(int(fields[11]) + int(fields[12]) for fields in map(process_stat, pids) if fields)
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def resident_memory(pids):
