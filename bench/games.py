@@ -5,11 +5,18 @@ back and forth (the game's revision moves, its length stays), which is what
 makes the next view of its pages a first view after a change.
 """
 
+import json
 import random
 from dataclasses import dataclass
+from datetime import datetime
 
+from sqlalchemy import create_engine, func, insert, select
+
+from scorekeeper.exchange import MOST_UPLOADED_HANDS
+from scorekeeper.models import Game, Hand, Player, Taking, new_scorer_key
 from tests.tabletop import (
     ELEVEN,
+    SIX,
     HandMix,
     form_fields,
     game_document,
@@ -114,3 +121,51 @@ def scorer_writes(client, games, growth):
     corrected = {"miss": LONG_HANDS, **{f"growth {hands}": hands for hands in growth}}
     return {"record": HandRecorder(client, games["record"]),
             **{role: HandCorrector(client, games[role], plain_hand(hands)) for role, hands in corrected.items()}}
+
+
+class Importer:
+    """Imports a generated game of ``hands`` hands through the import form, as anyone on the network may.
+
+    The biggest game the limits allow (``MOST_UPLOADED_HANDS``, every second
+    hand with a trick log) is stored; one hand more is refused (400).
+    """
+
+    def __init__(self, client, hands):
+        self.client = client
+        self.token = form_fields(client.get("/games/import").text)["csrf_token"]
+        self.document = json.dumps(never_ending_game("Imported", hands, seed=hands), ensure_ascii=False).encode()
+        self.expect = 302 if hands <= MOST_UPLOADED_HANDS else 400
+
+    def __call__(self):
+        return self.client.post_file("/games/import", {"csrf_token": self.token}, "document", "game.json",
+                                     self.document, expect=self.expect)
+
+
+def add_many_games(database_uri, count, hands=3):
+    """Add ``count`` six-player games of ``hands`` plain hands straight into the database, in bulk."""
+    engine = create_engine(database_uri)
+    rng = random.Random(count)
+    try:
+        with engine.begin() as connection:
+            first_id = (connection.execute(select(func.max(Game.id))).scalar() or 0) + 1
+            first_hand = (connection.execute(select(func.max(Hand.id))).scalar() or 0) + 1
+            ids = range(first_id, first_id + count)
+            connection.execute(insert(Game), [
+                {"id": game_id, "name": f"Club game {game_id}", "target": NEVER_ENDS, "first_dealer": 0,
+                 "created_at": datetime(2026, 12, 1), "revision": 1 + hands, "last_hand_key": hands,
+                 "scorer_key": new_scorer_key()} for game_id in ids])
+            connection.execute(insert(Player), [
+                {"game_id": game_id, "seat": seat, "name": name} for game_id in ids for seat, name in enumerate(SIX)])
+            hand_rows, taking_rows = [], []
+            for game_id in ids:
+                for number in range(1, hands + 1):
+                    hand_id = first_hand + len(hand_rows)
+                    hand_rows.append({"id": hand_id, "game_id": game_id, "number": number, "key": number,
+                                      "moon": None, "uncollected_hearts": 0, "uncollected_marias": 0,
+                                      "recorded_at": datetime(2026, 12, 1)})
+                    taking_rows += [{"hand_id": hand_id, "seat": seat, "hearts": taken.hearts, "marias": taken.marias}
+                                    for seat, taken in enumerate(random_taken(rng, len(SIX)))]
+            connection.execute(insert(Hand), hand_rows)
+            connection.execute(insert(Taking), taking_rows)
+    finally:
+        engine.dispose()

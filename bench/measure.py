@@ -10,7 +10,9 @@ from dataclasses import dataclass, replace
 
 from sqlalchemy import event
 
+from bench.games import Importer, add_many_games
 from bench.server import GZIP, TRIVIAL, Client, Reply, checked_status
+from scorekeeper.exchange import MOST_UPLOADED_HANDS
 from scorekeeper.models import db
 
 SETTLE = "/settle.json?cards=10S,9H,9H,10S,QS,KD,2C,AH,AH,3S,JD"
@@ -121,6 +123,8 @@ def timings(games, settings, watcher, scorer, writers):
         "record": Timed(writers["record"]),
         "settle": Timed(lambda: watcher.get(SETTLE, GZIP)),
         "export": Timed(lambda: watcher.get(f"/games/{long_game}/export.json", GZIP)),
+        "import most": Timed(Importer(scorer, MOST_UPLOADED_HANDS)),
+        "import too many": Timed(Importer(scorer, MOST_UPLOADED_HANDS + 1)),
     }
     for hands in settings.growth:
         game = games[f"growth {hands}"].id
@@ -190,6 +194,30 @@ def time_requests(games, settings, watcher, scorer, writers):
     """Every timing, in rounds, against the trivial route."""
     timed = timings(games, settings, watcher, scorer, writers)
     return time_rounds(timed, Timed(lambda: watcher.get(TRIVIAL, GZIP)), settings)
+
+
+# --- The games list with few games and with many -------------------------------------
+
+FEW_GAMES = 20  # one page of the list: with fewer, the page would show less, not cost less
+MANY_GAMES = 10_000
+
+
+@dataclass(frozen=True)
+class ListScale:
+    """The games list timed on a database of ``FEW_GAMES`` games, then of ``MANY_GAMES``."""
+
+    few: Timings
+    many: Timings
+
+
+def list_scale(client, database_uri, settings):
+    """Time / with a page of games in the database, then again once it holds ten thousand."""
+    timed = {"list": Timed(lambda: client.get("/", GZIP))}
+    baseline = Timed(lambda: client.get(TRIVIAL, GZIP))
+    add_many_games(database_uri, FEW_GAMES)
+    few = time_rounds(timed, baseline, settings)
+    add_many_games(database_uri, MANY_GAMES - FEW_GAMES)
+    return ListScale(few, time_rounds(timed, baseline, settings))
 
 
 # --- Live polling under load ---------------------------------------------------------

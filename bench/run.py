@@ -27,14 +27,18 @@ from bench import REPOSITORY  # noqa: E402
 from bench.browser import BrowserFigures, browser_figures  # noqa: E402
 from bench.games import fill_database, scorer_writes  # noqa: E402
 from bench.measure import (  # noqa: E402
+    FEW_GAMES,
     LIVE_CLIENTS,
+    MANY_GAMES,
     NORMAL,
     QUICK,
+    ListScale,
     PageBytes,
     PollLoad,
     StatementCounts,
     Timings,
     count_statements,
+    list_scale,
     page_bytes,
     poll_load,
     poll_replies,
@@ -80,6 +84,7 @@ class Results:
     polling: PollLoad
     browser: BrowserFigures | None
     peak_memory: int
+    list_scale: ListScale | None = None
 
 
 def measure(settings):
@@ -95,7 +100,15 @@ def measure(settings):
             db.engine.dispose()
         with running_server(database_uri, folder) as server:
             progress(f"serving on 127.0.0.1:{server.port}")
-            return measure_served(server, games, statements, settings)
+            results = measure_served(server, games, statements, settings)
+        progress(f"the games list with {FEW_GAMES} games, then {MANY_GAMES}")
+        list_uri = f"sqlite:///{os.path.join(folder, 'list.sqlite')}"
+        with running_server(list_uri, folder) as server:
+            client = Client(server.port)
+            try:
+                return replace(results, list_scale=list_scale(client, list_uri, settings))
+            finally:
+                client.close()
 
 
 def measure_served(server, games, statements, settings):

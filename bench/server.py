@@ -161,6 +161,16 @@ class Client:
         headers = {"Content-Type": "application/x-www-form-urlencoded"}
         return self.request("POST", path, urlencode(fields), headers, expect)
 
+    def post_file(self, path, fields, file_field, filename, content, expect=302):
+        """POST a multipart form with one file in ``file_field``, as a browser uploads it."""
+        boundary = secrets.token_hex(16)
+        parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+                 for name, value in fields.items()]
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{file_field}"; filename="{filename}"'
+                     '\r\nContent-Type: application/json\r\n\r\n'.encode() + content + b"\r\n")
+        body = b"".join(parts) + f"--{boundary}--\r\n".encode()
+        return self.request("POST", path, body, {"Content-Type": f"multipart/form-data; boundary={boundary}"}, expect)
+
     def request(self, method, path, body, headers, expect):
         if self.cookie:
             headers = {**headers, "Cookie": f"session={self.cookie}"}

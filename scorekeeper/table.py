@@ -17,6 +17,7 @@ Views and commands never commit: ``grep -rn commit scorekeeper`` finds
 only this module.
 """
 
+import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date
@@ -426,12 +427,19 @@ def take_back_trick(game, based_on):
     return number
 
 
+# Logs found valid, with the table size: a log checked by the document reader (which words an
+# error hand by hand) is not replayed again on its way in. Weak: gone with the log.
+_CHECKED_LOGS = weakref.WeakKeyDictionary()
+
+
 def check_log(log, players):
-    """Check a ``PlayedLog`` by playing it through the engine; return the ``rules.HandPlay``."""
+    """Check a ``PlayedLog`` by playing it through the engine (R6-R13); raises a ``rules.RuleError``."""
+    if _CHECKED_LOGS.get(log) == players:
+        return
     play = rules.HandPlay(players, log.first_leader, log.kitty)
     for cards, confirmed in log.tricks:
         play.play(cards, confirm=confirmed)
-    return play
+    _CHECKED_LOGS[log] = players
 
 
 def _log_row(log):
