@@ -1,6 +1,7 @@
 """WTForms forms: they read and check what the table typed, in plain words."""
 
 import unicodedata
+from dataclasses import dataclass
 from datetime import timedelta
 
 from flask import current_app, session
@@ -36,6 +37,19 @@ def whole_number(text, most=LARGEST_ID):
         return None
     number = int(text)
     return number if number <= most else None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a form was refused, as the summary at the top lists it: the words and the field's id."""
+
+    message: str
+    target: str
+
+
+def named_problem(name, error, target):
+    """A field's error, naming whose field it is (the field itself does not say)."""
+    return Problem(_("%(name)s: %(problem)s", name=name, problem=error), target)
 
 
 class BaseForm(Form):
@@ -206,6 +220,16 @@ class NewGameForm(BaseForm):
     def names(self):
         return [entry.data for entry in self.players.entries]
 
+    def problems(self):
+        """Every reason the game was not started, each with the field to fix, in the page's order."""
+        found = [Problem(error, "name") for error in self.name.errors]
+        for seat, entry in enumerate(self.players.entries):
+            found += [Problem(error, f"seat-{seat}") for error in entry.errors]
+        if not any(entry.errors for entry in self.players.entries):
+            found += [Problem(error, "seat-0") for error in self.players.errors]
+        found += [Problem(error, "seat-0") for error in self.first_dealer.errors]
+        return found + [Problem(error, "target") for error in self.target.errors]
+
 
 # --- A hand --------------------------------------------------------------------
 
@@ -243,6 +267,15 @@ class HandForm(GameChangeForm):
     from_tricks = False  # filled in from a hand played trick by trick
     hand_errors = ()  # the engine's refusal of the hand as a whole, worded
     conflict = None  # what to say when another device wrote first
+
+    def problems(self, names):
+        """Every reason the hand was not saved, each with the field to fix, in the page's order."""
+        found = []
+        for seat, entry in enumerate(self.takings.entries):
+            found += [named_problem(names[seat], error, entry.hearts.id) for error in entry.hearts.errors]
+            found += [named_problem(names[seat], error, f"{entry.marias.id}-0") for error in entry.marias.errors]
+        found += [Problem(error, "tally") for error in self.hand_errors]
+        return found + [Problem(error, "moon") for error in self.moon.errors]
 
     def taken(self):
         """The takings as the rules engine sees them, in seat order."""
@@ -310,6 +343,17 @@ class TrickForm(GameChangeForm):
         if any(entry.errors for entry in field.entries):
             raise ValidationError(_("Enter every player's card."))
 
+    def problems(self, names):
+        """Every reason the trick was not played, with the card to fix; ``names`` in play order from the leader."""
+        found = []
+        for position, entry in enumerate(self.cards.entries):
+            found += [named_problem(names[position], error, entry.id) for error in entry.errors]
+        return found + ([Problem(self.problem, "cards-0")] if self.problem else [])
+
+    def warning_problem(self):
+        """The lead the engine questioned, as the summary lists it: a decision to make (R6, R8)."""
+        return Problem(self.illegal_lead, "confirm")
+
     def card_texts(self):
         """The cards as typed, in play order from the leader."""
         return [entry.data for entry in self.cards.entries]
@@ -321,3 +365,6 @@ class KittyForm(GameChangeForm):
     cards = StringField()
 
     problem = None  # what the engine refused in the kitty, in words
+
+    def summary_problem(self):
+        return Problem(self.problem, "kitty-cards")

@@ -18,7 +18,7 @@ from .hands import INVALID, trail_page
 from .i18n import _
 from .models import Game, Hand, db
 from .rendered import game_page, scoreboard
-from .serving import qr_svg, shared_url, watch_url
+from .serving import qr_svg, reachable_by_others, shared_url, watch_url
 
 bp = Blueprint("games", __name__)
 
@@ -117,7 +117,7 @@ def table_page(game_id, scorer):
     trail = trail_page(game, readonly=not scorer, newest=RECENT_CHANGES)
     page = {"game": game, "board": board, "pass_to": rules.pass_to, "readonly": not scorer,
             "recent_hands": RECENT_HANDS, "chart": score_chart(board, game.names), **trail}
-    if scorer:
+    if scorer and reachable_by_others():
         share = watch_url(game)
         page.update(
             share_url=share, share_qr=qr_svg(share),

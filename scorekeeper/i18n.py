@@ -11,6 +11,7 @@ import os
 import re
 from functools import lru_cache
 
+import pytz
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -128,11 +129,31 @@ def names_list(names):
     return format_list(list(names), locale=get_locale() or DEFAULT_LANGUAGE)
 
 
+def local_time_zone():
+    """This machine's time zone as an IANA name (``TZ``, else ``/etc/localtime``), or UTC if it cannot tell.
+
+    The server usually sits at the table, or in the club's town: its clock's
+    zone is the table's, unless ``BABEL_DEFAULT_TIMEZONE`` says otherwise.
+    """
+    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    try:
+        candidates.append(os.path.realpath("/etc/localtime").split("/zoneinfo/", 1)[1])
+    except IndexError:
+        pass
+    for name in filter(None, candidates):
+        try:
+            return pytz.timezone(name).zone  # Flask-Babel reads zones with pytz, which brings its own database
+        except pytz.UnknownTimeZoneError:
+            continue
+    return "UTC"
+
+
 def init_app(app):
     """Compile the catalogs and make the language of each request the chosen one."""
     compiled = os.path.join(app.instance_path, "translations")
     compile_catalogs(CATALOGS, compiled)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", compiled)
+    app.config.setdefault("BABEL_DEFAULT_TIMEZONE", local_time_zone())  # times of the trail, in the table's zone
     babel.init_app(app, locale_selector=select_language)
     app.jinja_env.install_gettext_callables(template_gettext, template_ngettext, newstyle=True)
     app.jinja_env.filters["number"] = number

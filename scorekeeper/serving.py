@@ -1,6 +1,7 @@
 """Serving the app to the phones at the table: waitress, the LAN address, the QR code."""
 
 import functools
+import os
 import socket
 import time
 from urllib.parse import urlunsplit
@@ -78,6 +79,14 @@ def shared_url(endpoint, **values):
     return urlunsplit((request.scheme, netloc, path, "", ""))
 
 
+def reachable_by_others():
+    """Whether other phones can open this server: not when `serve` listens on a loopback address only."""
+    if current_app.config.get("PUBLIC_URL"):
+        return True
+    listening = (current_app.config.get("LISTENING_HOST") or "").strip("[]").lower()
+    return not (listening in LOOPBACK_HOSTS or listening.startswith("127."))
+
+
 def known_hosts():
     """The names and addresses this machine answers to, and the configured ``TRUSTED_HOSTS``."""
     name = socket.gethostname().lower()
@@ -110,6 +119,8 @@ def serve_command(host, port, threads, workers):
     """Serve the scorekeeper to the table: waitress, or gunicorn with several workers."""
     if workers > 1:
         gunicorn_server = _gunicorn_server()  # refuses before anything is printed if gunicorn is missing
+    # Pages say so when no other phone can reach this server (workers read it from the environment).
+    current_app.config["LISTENING_HOST"] = os.environ["FLASK_LISTENING_HOST"] = host
     click.echo("Cancellation Hearts scorekeeper is running. Open one of these on any phone on the same Wi-Fi:")
     for url in table_urls(host, port):
         click.echo(f"    {url}")

@@ -1,11 +1,13 @@
 """Web tests of the games: setting up, recording, correcting, removing, game over."""
 
 import re
+from datetime import datetime
 
 import pytest
 
+from scorekeeper import create_app
 from scorekeeper.forms import has_control_characters
-from scorekeeper.models import Game, Hand, Player, db
+from scorekeeper.models import Change, Game, Hand, Player, db
 
 from .tabletop import (
     ELEVEN,
@@ -344,7 +346,7 @@ def test_unknown_game_and_hand_are_not_found(client):
 
 
 def play_to_target(client, target=30):
-    """A six-player game where hand 2 takes Bo past the target; Caio, Eli and Fay tie on 8."""
+    """A six-player game where hand 2 takes Bo past the target; Caio, Eli, and Fay tie on 8."""
     game_id = create_game(client, target=target)
     record_hand(client, game_id, SPREAD)
     record_hand(client, game_id, SPREAD)
@@ -355,14 +357,18 @@ def test_game_is_over_when_anyone_reaches_the_target_and_ties_share_the_win(clie
     game_id = play_to_target(client)
 
     document = exported(client, game_id)
+    html = client.get(f"/games/{game_id}").get_data(as_text=True)
     page = text_of(client.get(f"/games/{game_id}"))
 
     assert document["totals"] == [10, 36, 8, 34, 8, 8]
     assert document["status"] == "over"
     assert document["winners"] == [2, 4, 5]
     assert document["next"] is None
-    assert "Caio, Eli, Fay share the win with 8 points each (R16)." in page
-    assert "Final standings 1. Caio 8 1. Eli 8 1. Fay 8 4. Ana 10 5. Dee 34 6. Bo 36" in page
+    assert "Caio, Eli, and Fay share the win with 8 points each (R16)." in page
+    # The list numbers the places itself, once; tied players share one (R16).
+    assert re.findall(r'<li value="(\d+)">(\w+) <span class="num">(\d+)</span>', html) == [
+        ("1", "Caio", "8"), ("1", "Eli", "8"), ("1", "Fay", "8"), ("4", "Ana", "10"), ("5", "Dee", "34"),
+        ("6", "Bo", "36")]
 
 
 def test_no_hand_can_be_added_after_game_over(app, client):
@@ -454,7 +460,7 @@ def test_games_list_shows_newest_first_with_status(client):
 
     assert page.index("Saturday") < page.index("Friday")
     assert "In progress: hand 1 next" in page
-    assert "Over: Caio, Eli, Fay won with 8" in page
+    assert "Over: Caio, Eli, and Fay won with 8" in page
     assert first != second
 
 
@@ -472,3 +478,20 @@ def test_the_games_list_shows_twenty_games_a_page_newest_first_with_a_way_to_old
     assert names[1] == [f"Night {number}" for number in range(25, 5, -1)]
     assert names[2] == [f"Night {number}" for number in range(5, 0, -1)]
     assert "Older games" not in text_of(last) and "Newest games" in text_of(last)
+
+
+def test_trail_times_are_shown_in_the_tables_time_zone(database_uri):
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": database_uri,
+                      "BABEL_DEFAULT_TIMEZONE": "America/Sao_Paulo"})
+    client = app.test_client()
+    game_id = create_game(client, SIX)
+    record_hand(client, game_id, SPREAD)
+    with app.app_context():
+        db.session.execute(db.update(Change).values(at=datetime(2026, 12, 1, 12, 0)))  # noon UTC
+        db.session.commit()
+
+    page = client.get(f"/games/{game_id}/trail").get_data(as_text=True)
+    with app.app_context():
+        db.engine.dispose()
+
+    assert '<time datetime="2026-12-01T12:00:00Z">12/1/26, 9:00\u202fAM</time>' in page  # São Paulo is UTC-3

@@ -432,3 +432,20 @@ def test_a_trusted_host_makes_the_share_links(app, client, game_id):
     links = shared_links(client, game_id, "scores.club.example")
 
     assert links[0] == f"http://scores.club.example/games/{game_id}/watch"
+
+
+@pytest.mark.parametrize("listening", ["127.0.0.1", "::1", "localhost"])
+def test_a_server_listening_on_this_device_only_says_so_instead_of_a_dead_link(app, client, game_id, listening):
+    app.config["LISTENING_HOST"] = listening
+
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
+
+    assert SHARED.findall(page) == []
+    assert 'class="qr"' not in page
+    assert "Other phones cannot open this server" in page
+
+
+def test_a_server_listening_on_every_interface_shows_the_share_links(app, client, game_id):
+    app.config["LISTENING_HOST"] = "0.0.0.0"
+
+    assert len(SHARED.findall(client.get(f"/games/{game_id}").get_data(as_text=True))) == 2

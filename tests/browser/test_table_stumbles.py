@@ -1,0 +1,82 @@
+"""What a real table stumbled on (issue 13): errors where the eye is, forms that fire only on Save."""
+
+import re
+
+from playwright.sync_api import expect
+
+from .conftest import TABLET
+from .test_game_flow import EIGHT, enter_hand, start_game
+
+
+def in_view(page, selector):
+    """Whether the element is wholly inside the viewport, without scrolling."""
+    return page.locator(selector).evaluate(
+        "element => { const box = element.getBoundingClientRect();"
+        " return box.top >= 0 && box.bottom <= window.innerHeight; }")
+
+
+def test_enter_in_a_name_moves_to_the_next_seat_instead_of_starting_the_game(page):
+    page.goto("/games/new")
+
+    page.get_by_label("Seat 1", exact=True).fill("Ana")
+    page.get_by_label("Seat 1", exact=True).press("Enter")
+
+    expect(page.get_by_label("Seat 2", exact=True)).to_be_focused()
+    expect(page.locator(".error")).to_have_count(0)
+    expect(page).to_have_url(re.compile(r"/games/new$"))
+
+
+def test_enter_in_a_hearts_box_moves_on_and_the_last_box_saves(page):
+    start_game(page, EIGHT, target=100, name="Enter keys")
+    page.get_by_role("link", name="Record hand 1").click()
+
+    page.locator("#takings-0-hearts").fill("10")
+    page.locator("#takings-0-hearts").press("Enter")
+
+    expect(page.locator("#takings-1-hearts")).to_be_focused()
+    expect(page.locator("#error-summary")).to_have_count(0)
+    enter_hand(page, {0: (10, 1), 1: (10, 1)})
+    page.locator("#takings-7-hearts").fill("6")
+    page.locator("#takings-7-hearts").press("Enter")  # the last box: Save
+    expect(page.locator("p.flash", has_text="Hand 1 recorded.")).to_be_visible()
+
+
+def test_a_refused_hand_opens_at_a_summary_that_links_to_each_problem(page, screenshot):
+    start_game(page, EIGHT, target=100, name="Refused")
+    page.get_by_role("link", name="Record hand 1").click()
+
+    enter_hand(page, {0: (20, 1), 5: (6, 1)})
+    page.locator("#takings-3-hearts").fill("x")  # not a number
+    page.get_by_role("button", name="Save hand 1").click()
+
+    summary = page.locator("#error-summary")
+    expect(summary).to_be_focused()
+    expect(summary).to_contain_text("Nothing was saved.")
+    assert in_view(page, "#error-summary")
+    screenshot("phone-hand-refused-summary")
+    links = summary.get_by_role("link")
+    targets = [links.nth(index).get_attribute("href") for index in range(links.count())]
+    assert targets == ["#takings-3-hearts"], targets
+    expect(summary).to_contain_text("Dee: Enter the hearts as a whole number")
+    links.first.click()
+    expect(page.locator("#takings-3-hearts")).to_be_focused()
+    expect(page.locator("#takings-3-hearts")).to_be_in_viewport()
+    expect(page.locator("#takings-3-hearts")).to_have_value("x")  # everything typed is still there
+    expect(page.locator("#takings-0-hearts")).to_have_value("20")
+
+
+def test_a_refused_new_game_lists_every_name_problem_at_the_top_on_a_tablet(page, screenshot):
+    page.set_viewport_size(TABLET)
+    page.goto("/games/new")
+
+    page.get_by_label("Seat 1", exact=True).fill("Ana")
+    page.get_by_label("Seat 2", exact=True).fill("ana")
+    page.get_by_role("button", name="Start the game").last.click()
+
+    summary = page.locator("#error-summary")
+    expect(summary).to_be_focused()
+    expect(summary.get_by_role("link")).not_to_have_count(0)
+    expect(summary).to_contain_text("ana is already at the table (seat 1)")
+    assert in_view(page, "#error-summary")
+    expect(page.get_by_label("Seat 1", exact=True)).to_have_value("Ana")
+    screenshot("tablet-new-game-refused-summary")
