@@ -80,3 +80,39 @@ def test_a_refused_new_game_lists_every_name_problem_at_the_top_on_a_tablet(page
     assert in_view(page, "#error-summary")
     expect(page.get_by_label("Seat 1", exact=True)).to_have_value("Ana")
     screenshot("tablet-new-game-refused-summary")
+
+
+def test_a_hand_typed_but_not_saved_comes_back_after_a_reload_and_goes_once_saved(page, screenshot):
+    start_game(page, EIGHT, target=100, name="Drafts")
+    page.get_by_role("link", name="Record hand 1").click()
+    enter_hand(page, {0: (10, 1), 1: (10, 1)})
+
+    page.reload()
+
+    expect(page.locator("#draft-notice")).to_be_visible()
+    expect(page.locator("#takings-0-hearts")).to_have_value("10")
+    expect(page.locator("#takings-1-marias-1")).to_be_checked()
+    expect(page.locator("#tally")).to_have_text("Hearts 20 of 26 · Black Marias 2 of 2")
+    screenshot("phone-hand-draft-restored")
+    page.locator("#takings-7-hearts").fill("6")
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator("p.flash", has_text="Hand 1 recorded.")).to_be_visible()
+    page.get_by_role("link", name="Record hand 2").click()
+    expect(page.locator("#draft-notice")).to_be_hidden()
+    expect(page.locator("#takings-0-hearts")).to_have_value("")
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('scorekeeper draft'))") == []
+
+
+def test_a_save_without_network_says_so_and_keeps_everything(page, context):
+    start_game(page, EIGHT, target=100, name="Offline")
+    page.get_by_role("link", name="Record hand 1").click()
+    enter_hand(page, {0: (10, 1), 1: (10, 1), 7: (6, 0)})
+
+    context.set_offline(True)
+    page.get_by_role("button", name="Save hand 1").click()
+
+    expect(page.locator("#draft-offline")).to_be_visible()
+    expect(page.locator("#takings-7-hearts")).to_have_value("6")
+    context.set_offline(False)
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator("p.flash", has_text="Hand 1 recorded.")).to_be_visible()
