@@ -25,6 +25,7 @@ from flask_babel import (
     get_translations,
     gettext,
     lazy_gettext,
+    ngettext,
 )
 
 _ = gettext
@@ -119,6 +120,24 @@ def _written(value, locale):
     return format_decimal(value, locale=locale)
 
 
+# Counted things, each a whole phrase in the plural form its count takes in the reader's
+# language ("1 heart", "2 hearts"; Malay has one form, Portuguese and Spanish three).
+def hearts_count(count):
+    return ngettext("%(num)d heart", "%(num)d hearts", count)
+
+
+def marias_count(count):
+    return ngettext("%(num)d Black Maria", "%(num)d Black Marias", count)
+
+
+def cards_count(count):
+    return ngettext("%(num)d card", "%(num)d cards", count)
+
+
+def reserved_cards_count(count):
+    return ngettext("%(num)d reserved card", "%(num)d reserved cards", count)
+
+
 def datetime_short(moment):
     """A date and time, short, the way the reader's language writes them."""
     return format_datetime(moment, "short")
@@ -160,6 +179,8 @@ def init_app(app):
     app.jinja_env.filters["names"] = names_list
     app.jinja_env.filters["date"] = format_date
     app.jinja_env.filters["datetime_short"] = datetime_short
+    for counted in (hearts_count, marias_count, cards_count, reserved_cards_count):
+        app.jinja_env.filters[counted.__name__] = counted
     app.register_blueprint(bp)
 
     @app.context_processor

@@ -7,7 +7,7 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from scorekeeper.i18n import CATALOGS, LANGUAGES
+from scorekeeper.i18n import CATALOGS, LANGUAGES, hearts_count, marias_count
 
 from .tabletop import SIX, create_game, text_of
 
@@ -30,7 +30,7 @@ def test_the_template_catalog_holds_every_message_of_the_code_and_templates():
     found = extract_from_dir(
         root,
         method_map=[("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")],
-        keywords={"_": None, "gettext": None, "lazy_gettext": None},
+        keywords={"_": None, "gettext": None, "lazy_gettext": None, "ngettext": (1, 2)},
     )
 
     in_source = {message for _file, _line, message, _comments, _context in found}
@@ -38,19 +38,39 @@ def test_the_template_catalog_holds_every_message_of_the_code_and_templates():
     assert in_source == template_ids(), "run the pybabel extract and update commands in the README"
 
 
+def forms(text):
+    """A message's translated forms: one, or one per plural form."""
+    return text if isinstance(text, tuple) else (text,)
+
+
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_every_message_is_translated_with_the_same_placeholders(language):
     messages = [message for message in catalog(language) if message.id]
 
-    missing = [message.id for message in messages if not message.string]
+    missing = [message.id for message in messages if not all(forms(message.string))]
     fuzzy = [message.id for message in messages if message.fuzzy]
-    wrong = [(message.id, message.string) for message in messages if message.string
-             and sorted(PLACEHOLDER.findall(message.id)) != sorted(PLACEHOLDER.findall(message.string))]
+    wrong = [(message.id, message.string) for message in messages if all(forms(message.string))
+             and any(sorted(PLACEHOLDER.findall(forms(message.id)[-1])) != sorted(PLACEHOLDER.findall(form))
+                     for form in forms(message.string))]
 
     assert not missing, f"{len(missing)} untranslated, e.g. {missing[:3]}"
     assert not fuzzy, f"{len(fuzzy)} fuzzy, e.g. {fuzzy[:3]}"
     assert not wrong, f"placeholders differ: {wrong[:3]}"
     assert {message.id for message in messages} >= template_ids()
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_counted_message_has_each_plural_form_of_its_language(language):
+    with open(f"{CATALOGS}/{language}/LC_MESSAGES/messages.po", encoding="utf-8") as po_file:
+        assert "Plural-Forms: nplurals=" in po_file.read(), "the catalog must say how its language counts"
+    counted = catalog(language)
+    plural = [message for message in counted if message.id and message.pluralizable]
+
+    lacking = [message.id for message in plural
+               if len(forms(message.string)) != counted.num_plurals or not all(forms(message.string))]
+
+    assert plural, "the catalogs have counted messages (ngettext)"
+    assert not lacking, f"{len(lacking)} counted messages lack a plural form, e.g. {lacking[:3]}"
 
 
 def translated(language, message, **values):
@@ -88,3 +108,15 @@ def test_trick_explanations_are_translated(client):
 
     assert "K♣" in answer["explanation"] and "Q♣" in answer["explanation"]
     assert "highest" not in answer["explanation"]
+
+
+@pytest.mark.parametrize("language, one, two, marias", [
+    ("en", "1 heart", "2 hearts", "1 Black Maria"),
+    ("pt", "1 copa", "2 copas", "1 Maria Negra"),
+    ("es", "1 corazón", "2 corazones", "1 Black Maria"),
+    ("ms", "1 hati", "2 hati", "1 Black Maria"),
+    ("nb", "1 hjerter", "2 hjerter", "1 Svarte Maria"),
+])
+def test_a_count_takes_the_plural_form_of_the_readers_language(app, language, one, two, marias):
+    with app.test_request_context(headers={"Accept-Language": language}):
+        assert (hearts_count(1), hearts_count(2), marias_count(1)) == (one, two, marias)
