@@ -7,6 +7,7 @@ they are defined before any request (form classes). The catalogs live as
 instance folder when the app starts, so no binary is kept in git.
 """
 
+import json
 import os
 import re
 from functools import lru_cache
@@ -19,6 +20,7 @@ from babel.numbers import format_decimal
 from flask import Blueprint, g, has_request_context, redirect, request, url_for
 from flask_babel import (
     Babel,
+    force_locale,
     format_date,
     format_datetime,
     get_locale,
@@ -26,7 +28,10 @@ from flask_babel import (
     gettext,
     lazy_gettext,
     ngettext,
+    pgettext,
 )
+
+from . import rules
 
 _ = gettext
 
@@ -138,6 +143,47 @@ def reserved_cards_count(count):
     return ngettext("%(num)d reserved card", "%(num)d reserved cards", count)
 
 
+def card_letters(language=None):
+    """How the reader (or ``language``) types cards: the letters its catalog gives, English if they are unusable.
+
+    Suit symbols always work besides (``rules.Card.parse``).
+    """
+    if language is not None and language != str(get_locale()):
+        with force_locale(language):
+            return card_letters()
+    suits = {
+        # Translators: the letter for hearts in typed cards ("9H" in English). One letter, unlike the others.
+        pgettext("suit letter ♥", "H"): rules.HEARTS,
+        # Translators: the letter for spades in typed cards ("10S"). One letter, unlike the others.
+        pgettext("suit letter ♠", "S"): rules.SPADES,
+        # Translators: the letter for diamonds in typed cards ("2D"). One letter, unlike the others.
+        pgettext("suit letter ♦", "D"): rules.DIAMONDS,
+        # Translators: the letter for clubs in typed cards ("AC"). One letter, unlike the others.
+        pgettext("suit letter ♣", "C"): rules.CLUBS,
+    }
+    ranks = {
+        # Translators: the letter(s) for a jack in typed cards ("JS").
+        pgettext("rank letter jack", "J"): 11,
+        # Translators: the letter(s) for a queen in typed cards ("QS", the Black Maria).
+        pgettext("rank letter queen", "Q"): 12,
+        # Translators: the letter(s) for a king in typed cards ("KH").
+        pgettext("rank letter king", "K"): 13,
+        # Translators: the letter(s) for an ace in typed cards ("AH").
+        pgettext("rank letter ace", "A"): 14,
+    }
+    try:
+        return rules.CardLetters({letter.upper(): suit for letter, suit in suits.items()},
+                                 {letters.upper(): rank for letters, rank in ranks.items()})
+    except ValueError:  # a catalog's letters that clash: English still reads every card
+        return rules.ENGLISH_LETTERS
+
+
+def card_letters_json():
+    """The reader's card letters for the pages' script, which echoes each typed card with its symbol."""
+    letters = card_letters()
+    return json.dumps({"suits": dict(letters.suits), "ranks": dict(letters.ranks)}, ensure_ascii=False)
+
+
 def datetime_short(moment):
     """A date and time, short, the way the reader's language writes them."""
     return format_datetime(moment, "short")
@@ -179,6 +225,7 @@ def init_app(app):
     app.jinja_env.filters["names"] = names_list
     app.jinja_env.filters["date"] = format_date
     app.jinja_env.filters["datetime_short"] = datetime_short
+    app.jinja_env.globals["card_letters_json"] = card_letters_json
     for counted in (hearts_count, marias_count, cards_count, reserved_cards_count):
         app.jinja_env.filters[counted.__name__] = counted
     app.register_blueprint(bp)

@@ -26,8 +26,7 @@ SUGGESTED_MINIMUM_TARGET = 100  # R16
 
 SUITS = "♠♥♦♣"
 SPADES, HEARTS, DIAMONDS, CLUBS = SUITS
-_SUIT_ALIASES = {
-    "S": SPADES, "H": HEARTS, "D": DIAMONDS, "C": CLUBS,
+_SUIT_SYMBOLS = {
     "♠": SPADES, "♥": HEARTS, "♦": DIAMONDS, "♣": CLUBS,
     # Outline suit symbols, as some phone keyboards offer them.
     "♤": SPADES, "♡": HEARTS, "♢": DIAMONDS, "♧": CLUBS,
@@ -234,20 +233,26 @@ class Card:
             raise ValueError(f"a card's suit is one of {SUITS}, not {self.suit!r}")
 
     @classmethod
-    def parse(cls, text: str | Card) -> Card:
-        """Read "10S", "10♠", "qs", "Q♠", "AH" or "2c" (any case)."""
+    def parse(cls, text: str | Card, letters: CardLetters | None = None) -> Card:
+        """Read "10S", "10♠", "qs", "Q♠", "AH" or "2c" (any case), with ``letters`` (English by default).
+
+        The suit symbols always work; suit letters are the language's own
+        (Portuguese "9C" is 9♥). Rank letters are the language's and, where
+        they mean nothing else, J, Q, K and A.
+        """
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
             raise NotACard(text)
+        letters = letters or ENGLISH_LETTERS
         # Upper-case ASCII only: str.upper() turns "ſ" (long s) into "S".
         cleaned = "".join(
             char.upper() if char.isascii() else char
             for char in text.strip().replace(_VARIATION_SELECTOR, "")
         )
         rank_text, suit_text = cleaned[:-1], cleaned[-1:]
-        suit = _SUIT_ALIASES.get(suit_text)
-        rank = _RANK_LETTERS.get(rank_text)
+        suit = _SUIT_SYMBOLS.get(suit_text) or letters.suits.get(suit_text)
+        rank = letters.ranks.get(rank_text, _RANK_LETTERS.get(rank_text))
         if rank is None and rank_text.isascii() and rank_text.isdigit():
             number = int(rank_text)
             if 2 <= number <= 10 and rank_text == str(number):
@@ -272,12 +277,34 @@ class Card:
 BLACK_MARIA = Card(12, SPADES)
 
 
-def parse_cards(cards: Iterable[str | Card]) -> tuple[Card, ...]:
-    """Parse each card; ``NotACard`` names the first one that does not parse, and its place."""
+@dataclass(frozen=True)
+class CardLetters:
+    """The letters a language types cards with: suit letter -> suit symbol, rank letters -> rank.
+
+    Suit letters are one character each, upper case; rank letters upper case.
+    """
+
+    suits: Mapping[str, str]
+    ranks: Mapping[str, int]
+
+    def __post_init__(self):
+        if any(len(letter) != 1 or suit not in SUITS for letter, suit in self.suits.items()):
+            raise ValueError(f"suit letters are single characters for {SUITS}, not {dict(self.suits)!r}")
+        if sorted(self.suits.values()) != sorted(SUITS) or set(self.suits) & set(_SUIT_SYMBOLS):
+            raise ValueError(f"one letter for each suit, none a suit symbol: {dict(self.suits)!r}")
+        if any(not letter or rank not in range(11, 15) for letter, rank in self.ranks.items()):
+            raise ValueError(f"rank letters name J, Q, K or A: {dict(self.ranks)!r}")
+
+
+ENGLISH_LETTERS = CardLetters({"S": SPADES, "H": HEARTS, "D": DIAMONDS, "C": CLUBS}, dict(_RANK_LETTERS))
+
+
+def parse_cards(cards: Iterable[str | Card], letters: CardLetters | None = None) -> tuple[Card, ...]:
+    """Parse each card (with ``letters``); ``NotACard`` names the first one that does not parse, and its place."""
     parsed = []
     for position, card in enumerate(cards):
         try:
-            parsed.append(Card.parse(card))
+            parsed.append(Card.parse(card, letters))
         except NotACard as error:
             raise NotACard(error.text, position) from None
     return tuple(parsed)
@@ -661,6 +688,20 @@ class HandPlay:
     @property
     def waiting_cards(self) -> tuple[Card, ...]:
         return tuple(self._waiting)
+
+    @property
+    def reserved_cards(self) -> tuple[Card, ...]:
+        """The face-up cards of reserved tricks waiting for a winner: the face-down kitty is not among them (R11)."""
+        waiting = list(self._waiting)
+        if self.kitty_taken_by is None:
+            for card in self.kitty:
+                waiting.remove(card)
+        return tuple(waiting)
+
+    @property
+    def reserved(self) -> Taken:
+        """Hearts and Black Marias among the reserved cards waiting, as the table sees them face up (R11)."""
+        return Taken.of_cards(self.reserved_cards)
 
     @property
     def kitty_waiting(self) -> bool:

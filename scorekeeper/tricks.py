@@ -13,7 +13,7 @@ from .access import load_game
 from .explain import describe, explain
 from .forms import ConfirmForm, KittyForm, TrickForm, whole_number
 from .hands import CONFLICT, INVALID
-from .i18n import _
+from .i18n import DEFAULT_LANGUAGE, LANGUAGES, _, card_letters
 from .models import Game, db
 
 bp = Blueprint("tricks", __name__)
@@ -26,9 +26,9 @@ def typed_cards(text):
     return [word for word in CARD_SEPARATORS.split(text or "") if word]
 
 
-def settle_trick(text):
-    """Resolve typed cards (R9); the engine's typed errors say what is wrong."""
-    return rules.resolve_trick(typed_cards(text))
+def settle_trick(text, letters=None):
+    """Resolve typed cards (R9), read with the reader's letters; the engine's typed errors say what is wrong."""
+    return rules.resolve_trick(rules.parse_cards(typed_cards(text), letters or card_letters()))
 
 
 # --- Settle a trick ------------------------------------------------------------
@@ -56,9 +56,16 @@ def settle():
 
 @bp.get("/settle.json")
 def settle_json():
-    """The settled trick as JSON: winner position or null, cancelled positions, explanation."""
+    """The settled trick as JSON: winner position or null, cancelled positions, explanation.
+
+    Cards are read with English letters, or with those of ``lang`` (``lang=pt``: "10E" is 10♠).
+    """
+    language = request.args.get("lang", DEFAULT_LANGUAGE)
+    if language not in LANGUAGES:
+        return jsonify(error=_("There is no language %(lang)s here; lang is one of %(languages)s.",
+                               lang=language, languages=", ".join(LANGUAGES))), 400
     try:
-        result = settle_trick(request.args.get("cards", ""))
+        result = settle_trick(request.args.get("cards", ""), card_letters(language))
     except rules.RuleError as problem:
         return jsonify(error=describe(problem)), 400
     return jsonify(
@@ -115,7 +122,8 @@ def play_hand(game_id):
         flash(_("Trick %(number)s was already entered; here is the hand now.", number=form.number.data), "warning")
         return redirect(url_for("tricks.play_hand", game_id=game.id))
     try:
-        table.play_trick(game, form.card_texts(), form.confirm.data, form.based_on())
+        cards = rules.parse_cards(form.card_texts(), card_letters())
+        table.play_trick(game, cards, form.confirm.data, form.based_on())
     except rules.IllegalLead as warning:
         form.illegal_lead = describe(warning)
         return _play_page(game, board, log, play, form), INVALID
@@ -146,7 +154,7 @@ def enter_kitty(game_id):
     if form.based_on() is None:
         abort(400)
     try:
-        table.enter_kitty(game, typed_cards(form.cards.data), form.based_on())
+        table.enter_kitty(game, rules.parse_cards(typed_cards(form.cards.data), card_letters()), form.based_on())
     except rules.RuleError as error:
         form.problem = describe(error, game.names)
         return _play_page(game, board, log, play, trick_form, form), INVALID

@@ -62,6 +62,36 @@
     });
   });
 
+  // Every card typed is echoed with its suit symbol, read with the page language's letters
+  // (data-card-letters), so that "9C" read as 9♥ in Portuguese shows at once.
+  function reader(letters) {
+    var symbols = {"♠": "♠", "♥": "♥", "♦": "♦", "♣": "♣", "♤": "♠", "♡": "♥", "♢": "♦", "♧": "♣"};
+    var faces = {"J": "J", "Q": "Q", "K": "K", "A": "A"};
+    return function (text) {
+      var cleaned = text.trim().replace(/\ufe0f/g, "").replace(/[a-z]/g, function (c) { return c.toUpperCase(); });
+      var rank = cleaned.slice(0, -1), suit = symbols[cleaned.slice(-1)] || letters.suits[cleaned.slice(-1)];
+      var known = rank in letters.ranks || rank in faces || /^(10|[2-9])$/.test(rank);
+      return suit && known ? rank + suit : null;
+    };
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("form[data-card-letters]"), function (form) {
+    var read = reader(JSON.parse(form.dataset.cardLetters));
+    Array.prototype.forEach.call(form.querySelectorAll("[data-picker-slot], [data-picker-target]"), function (box) {
+      var echo = document.createElement("output");
+      echo.className = "read";
+      echo.htmlFor = box.id;
+      box.insertAdjacentElement("afterend", echo);
+      function show() {
+        var words = box.value.split(/[\s,;]+/).filter(Boolean);
+        echo.textContent = words.map(function (word) { return read(word) || "?"; }).join(" ");
+        echo.classList.toggle("unread", words.some(function (word) { return !read(word); }));
+      }
+      box.addEventListener("input", show);
+      form.addEventListener("click", function () { setTimeout(show, 0); });  // the picker fills boxes too
+      show();
+    });
+  });
+
   // Settle page: answer as the cards are entered, from /settle.json.
   var settle = document.querySelector("form.settle-form");
   if (!settle) { return; }
@@ -112,7 +142,7 @@
 
   function ask() {
     if (!box.value.trim()) { answer.textContent = ""; return; }
-    fetch(settle.dataset.json + "?cards=" + encodeURIComponent(box.value))
+    fetch(settle.dataset.json + "&cards=" + encodeURIComponent(box.value))
       .then(function (response) { return response.json(); })
       .then(show)
       .catch(function () { /* offline or stopped: the Settle button still works */ });

@@ -30,7 +30,7 @@ def test_the_template_catalog_holds_every_message_of_the_code_and_templates():
     found = extract_from_dir(
         root,
         method_map=[("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")],
-        keywords={"_": None, "gettext": None, "lazy_gettext": None, "ngettext": (1, 2)},
+        keywords={"_": None, "gettext": None, "lazy_gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)},
     )
 
     in_source = {message for _file, _line, message, _comments, _context in found}

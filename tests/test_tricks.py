@@ -336,3 +336,81 @@ def test_import_refuses_a_trick_log_that_cannot_have_been_played(app, client, ch
     assert response.status_code == 400
     assert re.search(r"Hand 1(, tricks: |: the tricks)", text_of(response))
     assert trick_rows(app) == before
+
+
+def test_settle_json_reads_another_languages_letters_when_asked(client):
+    portuguese = client.get("/settle.json?cards=10E,10E,9C&lang=pt").get_json()
+    english = client.get("/settle.json?cards=10S,10S,9H").get_json()
+
+    assert portuguese == english
+    assert portuguese["cards"] == ["10♠", "10♠", "9♥"] and portuguese["winner"] is None  # reserved (R9)
+
+
+def test_settle_json_keeps_english_letters_whatever_the_readers_language(client):
+    client.set_cookie("language", "pt")
+
+    assert client.get("/settle.json?cards=9C,10C").get_json()["cards"] == ["9♣", "10♣"]
+
+
+def test_settle_json_refuses_a_language_it_does_not_have(client):
+    response = client.get("/settle.json?cards=10S&lang=xx")
+
+    assert response.status_code == 400
+    assert "lang is one of en, pt, es, ms, nb" in response.get_json()["error"]
+
+
+def test_a_portuguese_scorer_types_a_trick_with_portuguese_letters(app, client):
+    game_id = create_game(client, NINE)
+    client.set_cookie("language", "pt")
+
+    response = play_trick(client, game_id, "10E 10E AO 3O 4O 5O 6O 7O 8O", 1)  # espadas, ouros: TRICKS[0]
+
+    assert response.status_code == 302
+    with app.app_context():
+        assert db.session.execute(db.select(Trick.cards)).scalar_one() == TRICKS[0]
+
+
+def test_english_suit_letters_are_refused_to_a_portuguese_scorer_rather_than_misread(app, client):
+    game_id = create_game(client, NINE)
+    client.set_cookie("language", "pt")
+
+    response = play_trick(client, game_id, "10S 10S AD 3D 4D 5D 6D 7D 8D", 1)
+
+    assert response.status_code == 400
+    assert trick_rows(app) == 0
+
+
+def waiting_text(client, game_id):
+    page = client.get(f"/games/{game_id}/play").get_data(as_text=True)
+    section = re.search(r'<section class="waiting".*?</section>', page, re.S)
+    return text_of_html(section.group(0)) if section else None
+
+
+def text_of_html(html):
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_nothing_waits_on_the_table_before_the_first_trick_without_a_kitty(client):
+    game_id = create_game(client, ELEVEN[:8])  # 8 players: 13 cards each, no kitty
+
+    assert waiting_text(client, game_id) is None
+
+
+def test_before_the_first_trick_only_the_face_down_kitty_waits(client):
+    game_id = create_game(client, NINE)
+
+    assert waiting_text(client, game_id) == (
+        "Waiting on the table The kitty (5 cards face down). The next player to win a trick takes it (R12).")
+
+
+def test_the_kitty_once_known_is_never_shown_face_up_while_it_waits(client):
+    game_id = create_game(client, NINE)
+    assert play_trick(client, game_id, TRICKS[0], 1).status_code == 302
+    assert play_trick(client, game_id, TRICKS[1], 2, confirm=True).status_code == 302
+    assert enter_kitty(client, game_id, KITTY).status_code == 302  # 2♥ 3♥ in it
+    url = f"/games/{game_id}/play/undo"
+    assert client.post(url, data=hidden_fields(client, f"/games/{game_id}/play")).status_code == 302  # trick 2 back
+
+    assert waiting_text(client, game_id) == (
+        "Waiting on the table The kitty (5 cards face down) and 9 reserved cards, holding 0 hearts and "
+        "0 Black Marias that can be seen. The next player to win a trick takes them all (R11, R12).")

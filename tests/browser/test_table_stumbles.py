@@ -116,3 +116,22 @@ def test_a_save_without_network_says_so_and_keeps_everything(page, context):
     context.set_offline(False)
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator("p.flash", has_text="Hand 1 recorded.")).to_be_visible()
+
+
+def test_a_card_typed_in_portuguese_is_echoed_with_its_suit_symbol(page, screenshot):
+    nine = EIGHT + ["Ivo"]
+    start_game(page, nine, target=100, name="Cartas")
+    page.get_by_role("link", name="Play hand 1 trick by trick").click()
+    page.get_by_role("link", name="Português").click()
+
+    slots = page.locator("[data-picker-slot]")
+    slots.nth(0).fill("9c")  # copas
+    slots.nth(1).fill("de")  # dama de espadas
+    slots.nth(2).fill("9h")  # no Portuguese suit is H
+
+    echoes = page.locator("output.read")
+    expect(echoes.nth(0)).to_have_text("9♥")
+    expect(echoes.nth(1)).to_have_text("D♠")
+    expect(echoes.nth(2)).to_have_text("?")
+    expect(echoes.nth(2)).to_have_class("read unread")
+    screenshot("phone-trick-portuguese-letters")

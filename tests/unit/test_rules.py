@@ -7,7 +7,12 @@ import pytest
 
 from scorekeeper import rules
 from scorekeeper.rules import (
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    SPADES,
     Card,
+    CardLetters,
     Deal,
     Direction,
     Explanation,
@@ -135,6 +140,44 @@ def test_a_card_shows_as_rank_and_suit_symbol(text, shown):
     card = Card.parse(text)
 
     assert str(card) == shown
+
+
+PORTUGUESE = CardLetters({"C": HEARTS, "E": SPADES, "O": DIAMONDS, "P": CLUBS}, {"V": 11, "D": 12, "R": 13, "A": 14})
+NORWEGIAN = CardLetters({"H": HEARTS, "S": SPADES, "R": DIAMONDS, "K": CLUBS}, {"KN": 11, "D": 12, "K": 13, "E": 14})
+
+
+@pytest.mark.parametrize(("letters", "text", "shown"), [
+    (PORTUGUESE, "9c", "9♥"),  # copas: hearts, not clubs
+    (PORTUGUESE, "10E", "10♠"),  # espadas
+    (PORTUGUESE, "DE", "Q♠"),  # dama de espadas: the Black Maria
+    (PORTUGUESE, "QE", "Q♠"),  # the picker's English rank letters still read
+    (PORTUGUESE, "vo", "J♦"),
+    (PORTUGUESE, "RP", "K♣"),
+    (PORTUGUESE, "2♣", "2♣"),  # the symbols always work
+    (NORWEGIAN, "KK", "K♣"),  # konge kløver
+    (NORWEGIAN, "knr", "J♦"),  # knekt ruter
+    (NORWEGIAN, "Es", "A♠"),
+])
+def test_cards_are_read_with_the_letters_of_the_readers_language(letters, text, shown):
+    assert str(Card.parse(text, letters)) == shown
+
+
+@pytest.mark.parametrize("text", ["10S", "9H", "QS", "AD"])
+def test_another_languages_suit_letters_are_refused_rather_than_misread(text):
+    with pytest.raises(ValueError):
+        Card.parse(text, PORTUGUESE)
+
+
+@pytest.mark.parametrize(("suits", "ranks"), [
+    ({"C": HEARTS, "E": SPADES, "O": DIAMONDS}, {}),  # a suit without a letter
+    ({"C": HEARTS, "E": SPADES, "O": DIAMONDS, "P": HEARTS}, {}),  # two letters for one suit
+    ({"CO": HEARTS, "E": SPADES, "O": DIAMONDS, "P": CLUBS}, {}),  # a suit letter of two characters
+    ({"♣": HEARTS, "E": SPADES, "O": DIAMONDS, "P": CLUBS}, {}),  # a symbol as another suit's letter
+    ({"C": HEARTS, "E": SPADES, "O": DIAMONDS, "P": CLUBS}, {"X": 9}),  # a letter for a numbered rank
+])
+def test_card_letters_that_would_misread_cards_are_refused(suits, ranks):
+    with pytest.raises(ValueError):
+        CardLetters(suits, ranks)
 
 
 def test_twin_cards_from_the_two_decks_are_equal_and_hash_alike():
@@ -845,3 +888,14 @@ def test_standings_put_the_lowest_first_and_equal_totals_share_a_place():
     board = score_game(6, 0, 10, hands)
 
     assert board.standings == ((1, 2), (1, 4), (1, 5), (4, 0), (5, 3), (6, 1))
+
+
+def test_the_face_down_kitty_is_waiting_but_never_counted_among_the_reserved_cards_shown():
+    play = HandPlay(9, 1, kitty=["2♥", "3♥", "A♦", "K♦", "Q♠"])
+
+    before = (play.reserved_cards, play.reserved, play.waiting)
+    play.play(["10♠", "10♠", "A♦", "3♦", "4♦", "5♦", "6♦", "7♦", "8♦"])  # reserved: the 10♠ cancel (R9)
+
+    assert before == ((), Taken(0, 0), Taken(2, 1))
+    assert len(play.reserved_cards) == 9 and play.reserved == Taken(0, 0)
+    assert play.waiting == Taken(2, 1)  # the kitty's hearts and Black Maria still wait, unseen (R12)
