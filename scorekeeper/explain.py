@@ -23,9 +23,8 @@ def explain(reason):
     if reason.outcome is rules.Outcome.HIGHEST_LEFT:
         return _("%(pairs)s cancel; %(winner)s is the highest card of the suit led that is left, "
                  "so it wins (%(rules)s).", pairs=pairs, winner=str(reason.winner), rules=rule_numbers)
-    return _("%(pairs)s cancel, so no card of the suit led (%(suit)s) is left to win: nobody wins "
-             "and the trick is reserved for the next player who wins a trick (%(rules)s).",
-             pairs=pairs, suit=reason.led, rules=rule_numbers)
+    return _("%(pairs)s cancel, so no card of the suit led (%(suit)s) is left to win: nobody wins the trick "
+             "(%(rules)s).", pairs=pairs, suit=reason.led, rules=rule_numbers)
 
 
 def describe(error, names=()):

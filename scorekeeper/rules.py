@@ -563,8 +563,10 @@ class Outcome(str, enum.Enum):
 class Explanation:
     """Why a trick went as it did, as data the app words in the reader's language.
 
-    ``outcome`` picks the sentence; ``cancelled`` are the cards that
-    cancelled (one entry per pair, in play order of their first copy);
+    ``outcome`` picks the sentence; ``cancelled`` are the cancellations
+    that decided it (one entry per pair, in play order of their first copy):
+    pairs of the suit led that outranked the winner, or, when nobody won,
+    those of the suit led. A pair that changed nothing is not a reason;
     ``winner`` is the winning card, if any; ``led`` is the suit led;
     ``rules`` the rule numbers it rests on.
     """
@@ -616,14 +618,15 @@ def resolve_trick(cards: Sequence[str | Card]) -> TrickResult:
     counts = Counter(played)
     led = played[0].suit
     cancelled = frozenset(i for i, card in enumerate(played) if counts[card] == COPIES)
-    pairs = tuple(dict.fromkeys(played[i] for i in sorted(cancelled)))
+    led_pairs = tuple(dict.fromkeys(played[i] for i in sorted(cancelled) if played[i].suit == led))
     contenders = [i for i, card in enumerate(played) if card.suit == led and i not in cancelled]
     if not contenders:
-        reason = Explanation(Outcome.RESERVED, led, ("R9", "R11"), pairs)
+        reason = Explanation(Outcome.RESERVED, led, ("R9",), led_pairs)
         return TrickResult(played, None, cancelled, reason)
     winner = max(contenders, key=lambda i: played[i].rank)
-    outcome = Outcome.HIGHEST_LEFT if pairs else Outcome.HIGHEST
-    reason = Explanation(outcome, led, ("R9",), pairs, played[winner])
+    deciding = tuple(card for card in led_pairs if card.rank > played[winner].rank)
+    outcome = Outcome.HIGHEST_LEFT if deciding else Outcome.HIGHEST
+    reason = Explanation(outcome, led, ("R9",), deciding, played[winner])
     return TrickResult(played, winner, cancelled, reason)
 
 
@@ -640,6 +643,8 @@ class PlayedTrick:
     winner: int | None  # seat that won it, None when reserved
     collected: Taken  # what the winner collected with it (reserved cards and kitty included)
     last: bool
+    reserved_collected: int = 0  # cards of earlier reserved tricks its winner collected with it (R11)
+    kitty_collected: bool = False  # its winner took the kitty with it (R12)
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -745,6 +750,8 @@ class HandPlay:
         self.hearts_broken = self.hearts_broken or any(c.is_heart or c.is_black_maria for c in played)
         last = len(self.tricks) + 1 == self.deal.tricks
         leader = self.leader
+        reserved_before = len(self.reserved_cards)
+        kitty_before = self.kitty_taken_by is None and self.deal.kitty > 0
         self._waiting.extend(played)
         collected = NOTHING
         winner = None
@@ -760,7 +767,9 @@ class HandPlay:
             self.uncollected = Taken.of_cards(self._waiting)  # R13
             self._waiting.clear()  # collected by nobody: nothing waits after the hand
         # After a reserved trick, its leader leads again (R10).
-        self.tricks.append(PlayedTrick(len(self.tricks) + 1, leader, result, winner, collected, last))
+        won = winner is not None
+        self.tricks.append(PlayedTrick(len(self.tricks) + 1, leader, result, winner, collected, last,
+                                       reserved_before if won else 0, kitty_before and won))
         return winner
 
 

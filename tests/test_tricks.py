@@ -91,12 +91,28 @@ def test_the_explanation_is_one_plain_sentence_naming_r9(app, cards):
     assert "R9" in explanation
 
 
-def test_the_reserved_explanation_names_the_cancelled_cards_and_says_nobody_wins(app):
+def test_the_reserved_explanation_names_the_cancellation_that_left_no_card_of_the_suit_led(app):
     with app.test_request_context():
         explanation = explain(rules.resolve_trick(["10♠", "9♥", "9♥", "10♠"]).reason)
 
-    assert explanation == ("The two 10♠ and the two 9♥ cancel, so no card of the suit led (♠) is left to win: "
-                           "nobody wins and the trick is reserved for the next player who wins a trick (R9, R11).")
+    # The 9♥ cancel too, but they could not have won a spade trick: not a reason (R9).
+    assert explanation == ("The two 10♠ cancel, so no card of the suit led (♠) is left to win: "
+                           "nobody wins the trick (R9).")
+
+
+def test_a_cancellation_that_changed_nothing_is_not_given_as_the_reason(app):
+    with app.test_request_context():
+        explanation = explain(rules.resolve_trick(["5♠", "A♠", "9♥", "9♥"]).reason)
+
+    assert explanation == "A♠ is the highest card of the suit led, so it wins (R9)."
+
+
+def test_a_cancellation_that_beat_the_winner_is_the_reason(app):
+    with app.test_request_context():
+        explanation = explain(rules.resolve_trick(["5♠", "K♠", "K♠", "3♠", "9♥", "9♥"]).reason)
+
+    assert explanation == ("The two K♠ cancel; 5♠ is the highest card of the suit led that is left, "
+                           "so it wins (R9).")
 
 
 @pytest.mark.parametrize(("cards", "named"), [
@@ -117,7 +133,7 @@ def test_settle_page_shows_the_reserved_trick_and_its_rules(client):
 
     page = text_of(response)
     assert "Nobody wins: the trick is reserved (R9)." in page
-    assert "The two 10♠ and the two 9♥ cancel" in page
+    assert "The two 10♠ cancel" in page
     assert "the next player to win a trick takes them too (R11)" in page
 
 
@@ -414,3 +430,29 @@ def test_the_kitty_once_known_is_never_shown_face_up_while_it_waits(client):
     assert waiting_text(client, game_id) == (
         "Waiting on the table The kitty (5 cards face down) and 9 reserved cards, holding 0 hearts and "
         "0 Black Marias that can be seen. The next player to win a trick takes them all (R11, R12).")
+
+
+def trick_texts(client, game_id):
+    """Each trick's paragraphs on the hand's trick log, by trick number."""
+    page = client.get(f"/games/{game_id}/hands/1/tricks").get_data(as_text=True)
+    parts = re.split(r"<h[23][^>]*>\s*Trick (\d+)\s*</h[23]>", page)
+    return {int(number): text_of_html(body) for number, body in zip(parts[1::2], parts[2::2])}
+
+
+def test_each_trick_of_a_hand_says_only_what_happened_and_who_leads_after_a_reserved_one(client):
+    game_id = create_game(client, NINE)
+    play_whole_hand(client, game_id)
+
+    tricks = trick_texts(client, game_id)
+
+    assert len(tricks) == 11
+    assert "Bo led this trick, so Bo leads the next one (R10)." in tricks[1]
+    assert "the kitty and 9 reserved cards included (R11, R12)" in tricks[2]
+    assert "Bo collects 0 hearts and 1 Black Maria with it." in tricks[3]
+    assert "included" not in tricks[3]
+    assert "leads the next one (R10)" in tricks[4]
+    assert "9 reserved cards included (R11)." in tricks[5]
+    assert "The last trick was reserved: nobody collects it" in tricks[11]
+    for text in tricks.values():
+        assert "If this was the last trick" not in text  # the hand's page knows
+    assert "next player to win a trick takes them" not in tricks[11]
