@@ -1,4 +1,4 @@
-"""Static files, read and compressed once at start, served from memory under content-hashed URLs.
+"""Static files, read, minified (CSS) and compressed once at start, served from memory under content-hashed URLs.
 
 ``url_for("static", filename="style.css")`` becomes ``/static/style.css?v=<hash>``:
 a URL that names one version of the file, so the browser may keep it for a
@@ -10,6 +10,7 @@ import gzip
 import hashlib
 import mimetypes
 import os
+import re
 from dataclasses import dataclass
 
 from flask import Response, abort, request
@@ -39,12 +40,30 @@ def read_assets(folder):
             with open(path, "rb") as asset_file:
                 body = asset_file.read()
             mimetype = mimetypes.guess_type(name)[0] or "application/octet-stream"
+            if mimetype == "text/css":
+                body = minified_css(body)
             gzipped = gzip.compress(body, 9, mtime=0) if mimetype.startswith(COMPRESSED_TYPES) else None
             if gzipped is not None and len(gzipped) >= len(body):
                 gzipped = None
             version = hashlib.sha256(body).hexdigest()[:12]
             assets[os.path.relpath(path, folder).replace(os.sep, "/")] = Asset(body, gzipped, mimetype, version)
     return assets
+
+
+CSS_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
+CSS_SPACE = re.compile(rb"\s+")
+CSS_SPACE_AROUND = re.compile(rb"\s*([{};,])\s*")
+
+
+def minified_css(css):
+    """Our style sheets without comments and layout whitespace: a phone's first load is lighter.
+
+    Only for this project's own CSS, which has no comment markers, braces,
+    semicolons or commas inside quoted strings.
+    """
+    css = CSS_SPACE.sub(b" ", CSS_COMMENT.sub(b"", css))
+    css = CSS_SPACE_AROUND.sub(rb"\1", css).replace(b": ", b":").replace(b";}", b"}")
+    return css.strip()
 
 
 def accepts_gzip():

@@ -18,7 +18,8 @@ HOLLOW_FROM = 4  # the second round of shapes is drawn hollow
 
 WIDTH, HEIGHT = 360, 240
 LEFT, RIGHT, TOP, BOTTOM = 34, 86, 12, 26
-LABEL_GAP = 12  # minimum distance between two end labels
+LABEL_GAP = 13  # between two end labels' baselines: their 11 px bold text never overlaps
+LABEL_LOWEST = HEIGHT - 12  # the lowest a label's middle may sit: its text stays well inside the chart
 MOST_HANDS_DRAWN = 48  # about one a five pixels of the plot
 MOST_TELLING_HANDS = 96  # past this, even the hands that changed the lead share out the width
 
@@ -124,13 +125,18 @@ def _lowest(totals):
 
 
 def _spread(ends):
-    """End-label heights pushed apart so that no two names overlap; by seat."""
-    placed = {}
-    previous = None
-    for y, seat in ends:
-        if previous is not None and y - previous < LABEL_GAP:
-            y = previous + LABEL_GAP
-        placed[seat] = y
-        previous = y
-    overflow = max(0, previous - (HEIGHT - 4)) if previous is not None else 0
-    return {seat: y - overflow for seat, y in placed.items()}
+    """End-label heights pushed apart so that no two names overlap, and all inside the chart; by seat.
+
+    ``ends`` are (height of the line's end, seat), top first. Going down,
+    each label keeps its gap from the one above; going back up, each keeps
+    its gap from the one below, the lowest no lower than the chart allows.
+    Eleven labels take about half the chart's height.
+    """
+    seats = [seat for _y, seat in ends]
+    heights = []
+    for y, _seat in ends:
+        heights.append(max(y, TOP, heights[-1] + LABEL_GAP if heights else TOP))
+    for index in reversed(range(len(heights))):
+        lowest = heights[index + 1] - LABEL_GAP if index + 1 < len(heights) else LABEL_LOWEST
+        heights[index] = min(heights[index], lowest)
+    return dict(zip(seats, heights))

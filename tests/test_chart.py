@@ -2,7 +2,9 @@
 
 import random
 
-from scorekeeper.chart import MOST_HANDS_DRAWN, MOST_TELLING_HANDS, drawn_hands
+import pytest
+
+from scorekeeper.chart import LABEL_GAP, LABEL_LOWEST, MOST_HANDS_DRAWN, MOST_TELLING_HANDS, TOP, _spread, drawn_hands
 
 
 def walk(hands, players=11, seed=1):
@@ -40,3 +42,20 @@ def test_a_thousand_hands_draw_a_bounded_line():
 
     assert len(drawn) <= MOST_HANDS_DRAWN + MOST_TELLING_HANDS + 2
     assert drawn == sorted(set(drawn))
+
+
+@pytest.mark.parametrize("ends", [
+    [(214.0, seat) for seat in range(11)],  # eleven lines ending together at the bottom
+    [(12.0, 0)] + [(214.0, seat) for seat in range(1, 11)],  # one at the top, ten at the bottom
+    [(12.0 + 20 * seat, seat) for seat in range(11)],  # spread out already
+    [(100.0, seat) for seat in range(6)],
+])
+def test_end_labels_never_overlap_and_stay_inside_the_chart(ends):
+    heights = _spread(ends)
+
+    placed = sorted(heights.values())
+    assert set(heights) == {seat for _y, seat in ends}
+    assert all(lower - upper >= LABEL_GAP for upper, lower in zip(placed, placed[1:]))
+    assert TOP <= placed[0] and placed[-1] <= LABEL_LOWEST
+    if ends == sorted(ends) and all(b[0] - a[0] >= LABEL_GAP for a, b in zip(ends, ends[1:])):
+        assert heights == {seat: y for y, seat in ends}  # labels with room stay at their lines' ends

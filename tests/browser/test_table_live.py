@@ -112,12 +112,15 @@ def test_keyboard_alone_records_a_hand(page):
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     page.locator("#takings-1-hearts").focus()
-    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # Enter moves on to the next box; it does not save half a hand
+    expect(page.locator("#takings-2-hearts")).to_be_focused()
+    page.locator("#takings-5-hearts").focus()
+    page.keyboard.press("Enter")  # the last box's Enter saves
 
     expect(page.get_by_role("alert")).to_contain_text("Ana took all 26 hearts and both Black Marias")
     page.locator("#moon-subtract").focus()
     page.keyboard.press("Space")
-    page.locator("#takings-1-hearts").focus()
+    page.locator("#takings-5-hearts").focus()
     page.keyboard.press("Enter")
     expect(page.locator("table.scoreboard tr", has_text="Ana")).to_contain_text("-26")
 

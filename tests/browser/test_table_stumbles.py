@@ -135,3 +135,23 @@ def test_a_card_typed_in_portuguese_is_echoed_with_its_suit_symbol(page, screens
     expect(echoes.nth(2)).to_have_text("?")
     expect(echoes.nth(2)).to_have_class("read unread")
     screenshot("phone-trick-portuguese-letters")
+
+
+def test_the_history_and_the_menu_show_that_they_scroll_on_a_narrow_phone(page):
+    page.set_viewport_size({"width": 360, "height": 780})
+    start_game(page, EIGHT + ["Ivo", "Jun", "Kai"], target=150, name="Narrow")
+    page.get_by_role("link", name="Record hand 1").click()
+    enter_hand(page, {0: (10, 1), 5: (10, 1), 10: (6, 0)})
+    page.get_by_role("button", name="Save hand 1").click()
+    page.get_by_role("link", name="Português").click()
+
+    for scroller in ["table.hands >> xpath=..", "header.site nav"]:
+        box = page.locator(scroller)
+        assert box.evaluate("element => element.scrollWidth > element.clientWidth"), scroller
+        assert "radial-gradient" in box.evaluate("element => getComputedStyle(element).backgroundImage"), scroller
+    nav = page.locator("header.site nav")
+    assert nav.evaluate("element => element.getBoundingClientRect().height") < 60  # one line
+    hand_column = page.locator("table.hands tbody th").first
+    x_before = hand_column.evaluate("element => element.getBoundingClientRect().left")
+    page.locator("table.hands >> xpath=..").evaluate("element => { element.scrollLeft = 200; }")
+    assert hand_column.evaluate("element => element.getBoundingClientRect().left") == x_before  # stays in view
