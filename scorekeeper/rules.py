@@ -695,6 +695,11 @@ class HandPlay:
         return tuple(self._waiting)
 
     @property
+    def copies_seen(self) -> dict[Card, int]:
+        """How many copies of each card this hand has shown so far, the kitty included if known (R2)."""
+        return dict(self._seen)
+
+    @property
     def reserved_cards(self) -> tuple[Card, ...]:
         """The face-up cards of reserved tricks waiting for a winner: the face-down kitty is not among them (R11)."""
         waiting = list(self._waiting)

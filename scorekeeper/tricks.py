@@ -137,7 +137,8 @@ def play_hand(game_id):
     except rules.RuleError as error:
         form.problem = describe(error, game.names)
         return _play_page(game, board, log, play, form), INVALID
-    return redirect(url_for("tricks.play_hand", game_id=game_id, _anchor="last-trick"))
+    # The next trick's controls at the top of the screen, the last trick's verdict with them.
+    return redirect(url_for("tricks.play_hand", game_id=game_id, _anchor="next-trick"))
 
 
 @bp.post("/games/<int:game_id>/play/kitty")
@@ -203,6 +204,7 @@ def _play_page(game, board, log, play, form, kitty_form=None, conflict=None):
         "tricks/play.html", game=game, board=board, log=log, play=play, form=form,
         kitty_form=kitty_form or KittyForm(), kitty_needed=table.kitty_needed(log, play),
         revision=form.revision.data or game.revision, conflict=conflict,
+        seen={str(card): copies for card, copies in play.copies_seen.items()},
     )
 
 

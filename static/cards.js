@@ -7,57 +7,102 @@
     return Array.prototype.slice.call(form.querySelectorAll("[data-picker-slot]"));
   }
 
-  // Where a picked card goes: the single cards box, or the focused / first empty slot.
+  // Where a tapped card goes: the single cards box, or the first empty slot in play order (or the one
+  // focused, if empty). No focus() on the slots: on a phone it would open the keyboard over the grid.
   function place(form, card, lastFocused) {
     var box = form.querySelector("[data-picker-target]");
     if (box) {
       box.value = (box.value.trim() ? box.value.trim() + " " : "") + card;
       box.dispatchEvent(new Event("input", { bubbles: true }));
-      return;
+      return true;
     }
     var slots = slotsOf(form);
     var slot = lastFocused && !lastFocused.value.trim() ? lastFocused
       : slots.filter(function (s) { return !s.value.trim(); })[0];
-    if (!slot) { return; }
-    // No focus() on the next box: on a phone it would open the keyboard over the picker.
+    if (!slot) { return false; }
     slot.value = card;
+    slot.dispatchEvent(new Event("input", { bubbles: true }));
+    if (!slots.some(function (s) { return !s.value.trim(); })) {
+      var save = form.querySelector("button[type=submit]:not(.default-submit)");
+      if (save) { save.focus(); }  // the trick is whole: Settle is next
+    }
+    return true;
   }
 
   function removeLast(form) {
     var box = form.querySelector("[data-picker-target]");
+    var word = null;
     if (box) {
-      box.value = box.value.trim().split(/[\s,;]+/).slice(0, -1).join(" ");
+      var words = box.value.trim().split(/[\s,;]+/).filter(Boolean);
+      word = words.pop() || null;
+      box.value = words.join(" ");
       box.dispatchEvent(new Event("input", { bubbles: true }));
-      return;
+      return word;
     }
     var filled = slotsOf(form).filter(function (s) { return s.value.trim(); });
-    if (filled.length) { filled[filled.length - 1].value = ""; }
+    if (!filled.length) { return null; }
+    var slot = filled[filled.length - 1];
+    word = slot.value.trim();
+    slot.value = "";
+    slot.dispatchEvent(new Event("input", { bubbles: true }));
+    return word;
+  }
+
+  // The grid: one button a card, a row a suit, each showing how many copies are left (two decks, R2).
+  function buildGrid(picker) {
+    var seen = JSON.parse(picker.dataset.seen || "{}");
+    var names = JSON.parse(picker.dataset.suitNames);
+    var buttons = {};
+    ["♠", "♥", "♦", "♣"].forEach(function (suit) {
+      var row = document.createElement("div");
+      row.className = "suit-row" + (suit === "♥" || suit === "♦" ? " red" : "");
+      row.setAttribute("role", "group");
+      row.setAttribute("aria-label", suit + " " + names[suit]);
+      picker.dataset.ranks.split(" ").forEach(function (rank) {
+        var card = rank + suit;
+        var button = document.createElement("button");
+        button.type = "button";
+        button.dataset.card = card;
+        button.textContent = rank + "\n" + suit;
+        button.setAttribute("aria-label", card);
+        buttons[card] = button;
+        row.appendChild(button);
+      });
+      picker.insertBefore(row, picker.lastElementChild);
+    });
+    function left(card, change) {
+      var button = buttons[card];
+      if (!button) { return; }
+      var count = (button.dataset.left === undefined ? 2 - (seen[card] || 0) : Number(button.dataset.left)) + change;
+      button.dataset.left = String(count);
+      button.disabled = count <= 0;
+      button.title = count <= 0 ? picker.dataset.noneLeft.replace("{card}", card) : "";
+    }
+    Object.keys(buttons).forEach(function (card) { left(card, 0); });
+    return { left: left };
   }
 
   Array.prototype.forEach.call(document.querySelectorAll("[data-picker]"), function (picker) {
     var form = picker.closest("form");
-    var rank = null;
     var lastFocused = null;
+    var grid = buildGrid(picker);
     picker.hidden = false;
+    slotsOf(form).concat(Array.prototype.slice.call(form.querySelectorAll("[data-picker-target]")))
+      .forEach(function (box) {  // cards already typed (a refused trick shown again) are not left
+        box.value.split(/[\s,;]+/).filter(Boolean).forEach(function (card) { grid.left(card, -1); });
+      });
     form.addEventListener("focusin", function (event) {
       if (event.target.hasAttribute("data-picker-slot")) { lastFocused = event.target; }
     });
     picker.addEventListener("click", function (event) {
       var button = event.target.closest("button");
       if (!button) { return; }
-      if (button.dataset.rank) {
-        rank = button.dataset.rank;
-        Array.prototype.forEach.call(picker.querySelectorAll("[data-rank]"), function (b) {
-          b.setAttribute("aria-pressed", b === button ? "true" : "false");
-        });
-      } else if (button.dataset.suit && rank) {
-        place(form, rank + button.dataset.suit, lastFocused);
-        rank = null;
-        Array.prototype.forEach.call(picker.querySelectorAll("[data-rank]"), function (b) {
-          b.setAttribute("aria-pressed", "false");
-        });
+      if (button.dataset.card) {
+        if (place(form, button.dataset.card, lastFocused)) { grid.left(button.dataset.card, -1); }
+        lastFocused = null;
       } else if (button.hasAttribute("data-backspace")) {
-        removeLast(form);
+        var removed = removeLast(form);
+        if (removed) { grid.left(removed, +1); }
       }
     });
   });

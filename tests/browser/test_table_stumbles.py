@@ -155,3 +155,46 @@ def test_the_history_and_the_menu_show_that_they_scroll_on_a_narrow_phone(page):
     x_before = hand_column.evaluate("element => element.getBoundingClientRect().left")
     page.locator("table.hands >> xpath=..").evaluate("element => { element.scrollLeft = 200; }")
     assert hand_column.evaluate("element => element.getBoundingClientRect().left") == x_before  # stays in view
+
+
+ELEVEN_PLAYERS = EIGHT + ["Ivo", "Jun", "Kai"]
+RESERVED_FIRST = ["10♠", "10♠", "A♦", "3♦", "4♦", "5♦", "6♦", "7♦", "8♦", "9♦", "J♦"]  # the 10♠ cancel (R9)
+WON_SECOND = ["K♣", "2♣", "3♣", "4♣", "5♣", "6♣", "7♣", "8♣", "9♣", "10♣", "J♣"]  # K♣ wins, and the kitty
+
+
+def tap(page, selector, taps):
+    page.locator(selector).first.click()
+    return taps + 1
+
+
+def test_a_trick_costs_one_tap_a_card_and_the_next_one_stays_in_view_at_phone_size(page, screenshot):
+    start_game(page, ELEVEN_PLAYERS, target=150, name="One tap")
+    page.get_by_role("link", name="Play hand 1 trick by trick").click()
+
+    taps = 0
+    for card in RESERVED_FIRST:
+        taps = tap(page, f'[data-picker] [data-card="{card}"]', taps)
+    expect(page.get_by_role("button", name="Settle trick 1")).to_be_focused()  # the trick is whole
+    taps = tap(page, "button.primary.big", taps)
+
+    trick = taps
+    expect(page.get_by_role("heading", name="Trick 2 of 9: Caio leads")).to_be_in_viewport()
+    expect(page.locator("#next-trick [role=status]")).to_contain_text("Nobody wins: the trick is reserved (R9).")
+    for control in ['[data-card="A♠"]', '[data-card="2♣"]', "button.backspace"]:
+        expect(page.locator(f"[data-picker] {control}").first).to_be_in_viewport()
+    expect(page.get_by_role("button", name="Settle trick 2")).to_be_in_viewport()
+    expect(page.locator('[data-card="10♠"]')).to_be_disabled()  # both copies played (R2)
+    expect(page.locator('[data-card="A♦"]')).to_have_attribute("data-left", "1")
+    screenshot("phone-trick-2-one-tap-grid")
+
+    for card in WON_SECOND:
+        page.locator(f'[data-picker] [data-card="{card}"]').first.click()
+    page.get_by_role("button", name="Settle trick 2").click()
+    taps = 0
+    for card in ["2♥", "3♥", "A♠", "K♦", "Q♦"]:
+        taps = tap(page, f'[data-picker] [data-card="{card}"]', taps)
+    taps = tap(page, "text=Save the kitty", taps)
+
+    expect(page.get_by_role("heading", name="Trick 3 of 9: Caio leads")).to_be_visible()
+    assert trick <= len(ELEVEN_PLAYERS) + 1 and taps <= 5 + 1
+    print(f"tap budget: a trick of 11 players took {trick} taps (at most 12), a kitty of 5 took {taps} (at most 6)")

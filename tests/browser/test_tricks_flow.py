@@ -8,11 +8,9 @@ NINE = ["Ana", "Bo", "Caio", "Dee", "Eli", "Fay", "Gil", "Hana", "Ivo"]
 
 
 def pick(page, *cards):
-    """Tap each card on the picker: its rank, then its suit."""
-    suits = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
+    """Tap each card on the picker's grid: one tap a card."""
     for card in cards:
-        page.locator(f'[data-picker] [data-rank="{card[:-1]}"]').click()
-        page.get_by_role("button", name=suits[card[-1]], exact=True).click()
+        page.locator(f'[data-picker] [data-card="{card}"]').first.click()
 
 
 def test_settle_answers_the_seeds_example_as_the_cards_are_tapped(page, screenshot):
