@@ -198,3 +198,33 @@ def test_a_trick_costs_one_tap_a_card_and_the_next_one_stays_in_view_at_phone_si
     expect(page.get_by_role("heading", name="Trick 3 of 9: Caio leads")).to_be_visible()
     assert trick <= len(ELEVEN_PLAYERS) + 1 and taps <= 5 + 1
     print(f"tap budget: a trick of 11 players took {trick} taps (at most 12), a kitty of 5 took {taps} (at most 6)")
+
+
+DESKTOP = {"width": 1024, "height": 768}
+
+
+def test_on_a_1024_screen_in_portuguese_a_refused_hand_and_the_card_grid_are_in_view(page, screenshot):
+    page.set_viewport_size(DESKTOP)
+    start_game(page, ELEVEN_PLAYERS, target=150, name="Mesa grande")
+    page.get_by_role("link", name="Português").click()
+    page.get_by_role("link", name="Anotar a mão 1").click()
+
+    page.locator("#takings-2-hearts").fill("x")
+    page.locator("#takings-2-hearts").press("Enter")  # moves on: nothing sent
+    expect(page.locator("#takings-3-hearts")).to_be_focused()
+    page.get_by_role("button", name="Salvar a mão 1").click()
+
+    summary = page.locator("#error-summary")
+    expect(summary).to_be_focused()
+    expect(summary).to_contain_text("Nada foi salvo")
+    expect(summary).to_be_in_viewport()
+    screenshot("desktop-pt-hand-refused")
+
+    page.goto(page.url.replace("/hands/new", "/play"))
+    for card in RESERVED_FIRST:
+        page.locator(f'[data-picker] [data-card="{card}"]').first.click()
+    expect(page.locator("output.read").first).to_have_text("10♠")
+    page.locator("button.primary.big").click()
+    expect(page.locator("#next-trick h2")).to_be_in_viewport()
+    expect(page.locator("#next-trick button.primary.big")).to_be_in_viewport()
+    screenshot("desktop-pt-trick-2")
