@@ -142,7 +142,10 @@ class Importer:
 
 
 def add_many_games(database_uri, count, hands=3):
-    """Add ``count`` six-player games of ``hands`` plain hands straight into the database, in bulk."""
+    """Add ``count`` six-player games of ``hands`` plain hands straight into the (SQLite) database, in bulk.
+
+    Ids are written explicitly: on PostgreSQL the sequences would not follow.
+    """
     engine = create_engine(database_uri)
     rng = random.Random(count)
     try:
@@ -167,5 +170,8 @@ def add_many_games(database_uri, count, hands=3):
                                     for seat, taken in enumerate(random_taken(rng, len(SIX)))]
             connection.execute(insert(Hand), hand_rows)
             connection.execute(insert(Taking), taking_rows)
+        if engine.dialect.name == "sqlite":  # games that came over months were checkpointed long ago
+            with engine.connect() as connection:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
     finally:
         engine.dispose()
