@@ -1,4 +1,4 @@
-"""Serving the app to the phones at the table: waitress, the LAN address, the QR code."""
+"""Serving the app to the table: waitress, or gunicorn workers for a club; the LAN address, the QR code."""
 
 import functools
 import os
