@@ -362,9 +362,8 @@ def read_shown_game(game_id):
     if not seated:
         return None
     rows = db.session.execute(
-        select(Hand.key, Hand.number, TrickLog.id.is_not(None), Hand.moon, Taking.hearts, Taking.marias)
+        select(Hand.key, Hand.number, Hand.has_tricks, Hand.moon, Taking.hearts, Taking.marias)
         .join(Taking, Taking.hand_id == Hand.id)
-        .outerjoin(TrickLog, TrickLog.hand_id == Hand.id)
         .where(Hand.game_id == game_id)
         .order_by(Hand.number, Taking.seat)
     )

@@ -212,7 +212,7 @@ def _inserted(model, rows):
 
 def _uncollected_columns(record):
     """What nobody collected in a hand (R13), as its row holds it."""
-    left = rules.check_takings(dict(enumerate(record.taken)))
+    left = _uncollected(record)
     return {"uncollected_hearts": left.hearts, "uncollected_marias": left.marias}
 
 
@@ -486,7 +486,12 @@ def _new_hand(game, number, record):
 
 
 def _set_facts(hand, record):
-    hand.set_facts(record, rules.check_takings(dict(enumerate(record.taken))))
+    hand.set_facts(record, _uncollected(record))
+
+
+def _uncollected(record):
+    """What nobody collected in a hand: all its hearts and Black Marias less those taken (R13)."""
+    return rules.check_takings(dict(enumerate(record.taken)))
 
 
 def _attach_log(game, hand, log):

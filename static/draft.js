@@ -10,10 +10,15 @@
   var key = "scorekeeper draft " + location.pathname + " " + number;
   var notice = document.getElementById("draft-notice");
 
+  function typed() {  // the fields the scorer fills in: not the hidden ones, not the buttons
+    return Array.prototype.filter.call(form.elements, function (field) {
+      return field.name && field.type !== "hidden" && field.type !== "submit";
+    });
+  }
+
   function kept() {
     var values = {};
-    Array.prototype.forEach.call(form.elements, function (field) {
-      if (!field.name || field.type === "hidden" || field.type === "submit") { return; }
+    typed().forEach(function (field) {
       if (field.type === "radio" || field.type === "checkbox") {
         if (field.checked) { values[field.name] = field.value; }
       } else {
@@ -24,8 +29,7 @@
   }
 
   function put(values) {
-    Array.prototype.forEach.call(form.elements, function (field) {
-      if (!field.name || field.type === "hidden" || field.type === "submit") { return; }
+    typed().forEach(function (field) {
       if (field.type === "radio" || field.type === "checkbox") {
         field.checked = values[field.name] === field.value;
       } else if (field.name in values) {
