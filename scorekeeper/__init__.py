@@ -61,6 +61,7 @@ def create_app(test_config=None):
         models,
         pages,
         rules,
+        seating,
         serving,
         tricks,
     )
@@ -70,9 +71,11 @@ def create_app(test_config=None):
 
     i18n.init_app(app)
     app.jinja_env.filters["explain"] = explain.explain
+    app.jinja_env.filters["house_rule"] = explain.house_rule
+    app.jinja_env.filters["direction_word"] = explain.direction_word
     # Pages take the rules' numbers from the engine, never from a literal.
     app.jinja_env.globals.update(
-        HEARTS_IN_HAND=rules.HEARTS_IN_HAND, MARIAS_IN_HAND=rules.MARIAS_IN_HAND, MOON_POINTS=rules.SEEDS.moon_points,
+        HEARTS_IN_HAND=rules.HEARTS_IN_HAND, MARIAS_IN_HAND=rules.MARIAS_IN_HAND,
     )
     # Block tags leave no blank lines or indentation behind: pages stay light.
     app.jinja_env.trim_blocks = True
@@ -84,6 +87,7 @@ def create_app(test_config=None):
     app.register_blueprint(hands.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(tricks.bp)
+    app.register_blueprint(seating.bp)
     app.register_blueprint(pages.bp)
     exchange.init_app(app)
     backup.init_app(app)

@@ -24,11 +24,12 @@ GAME_LOADING = [
     selectinload(Game.hands).joinedload(Hand.takings),
     selectinload(Game.trick_logs).selectinload(TrickLog.tricks),
     selectinload(Game.changes),
+    selectinload(Game.seat_changes),
 ]
 
 
 def load_game(game_id, scorer=False):
-    """The game with all it holds in a fixed number of queries (six at most), or 404.
+    """The game with all it holds in a fixed number of queries (seven at most), or 404.
 
     With ``scorer``, a device without the game's scorer key is refused (403).
     """

@@ -52,9 +52,13 @@ class Chart:
 
 
 def score_chart(board, names):
-    """The chart of ``board`` (a rules.Scoreboard) for players ``names``."""
-    totals_by_hand = [(0,) * board.players] + [hand.totals for hand in board.hands]
-    values = [total for totals in totals_by_hand for total in totals] + [board.target, 0]
+    """The chart of ``board`` (a rules.Scoreboard) for players ``names`` (by roster number).
+
+    A player who joined later has no total before their first hand: their line starts there.
+    """
+    first = board.hands[0].totals if board.hands else board.totals
+    totals_by_hand = [tuple(None if total is None else 0 for total in first)] + [hand.totals for hand in board.hands]
+    values = [total for totals in totals_by_hand for total in totals if total is not None] + [board.target, 0]
     low, high = min(values), max(values)
     span = (high - low) or 1
     right, bottom = WIDTH - RIGHT, HEIGHT - BOTTOM
@@ -71,10 +75,11 @@ def score_chart(board, names):
     lines = tuple(
         Line(
             name=names[seat],
-            colour=COLOURS[seat],
-            marker=MARKERS[seat],
-            hollow=seat >= HOLLOW_FROM,
-            points=tuple((x_of(hand), y_of(totals_by_hand[hand][seat])) for hand in drawn),
+            colour=COLOURS[seat % len(COLOURS)],
+            marker=MARKERS[seat % len(MARKERS)],
+            hollow=seat % len(COLOURS) >= HOLLOW_FROM,
+            points=tuple((x_of(hand), y_of(totals_by_hand[hand][seat])) for hand in drawn
+                         if totals_by_hand[hand][seat] is not None),
             label_y=ends[seat],
         )
         for seat in range(board.players)
@@ -101,7 +106,7 @@ def drawn_hands(totals_by_hand, target):
     telling = [
         hand for hand in range(1, last + 1)
         if _lowest(totals_by_hand[hand - 1]) != _lowest(totals_by_hand[hand])
-        or max(totals_by_hand[hand - 1]) < target <= max(totals_by_hand[hand])
+        or _highest(totals_by_hand[hand - 1]) < target <= _highest(totals_by_hand[hand])
     ]
     kept = {0, last}
     by_slice = {}
@@ -119,9 +124,13 @@ def _slice(hand, last):
 
 
 def _lowest(totals):
-    """The seats holding the lowest total (R16: the lowest wins)."""
-    low = min(totals)
+    """The players holding the lowest total (R16: the lowest wins); None is no total yet."""
+    low = min(total for total in totals if total is not None)
     return tuple(seat for seat, total in enumerate(totals) if total == low)
+
+
+def _highest(totals):
+    return max(total for total in totals if total is not None)
 
 
 def _spread(ends):

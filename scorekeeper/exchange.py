@@ -13,11 +13,12 @@ from flask.cli import with_appcontext
 from . import rules, table
 from .explain import describe
 from .forms import has_control_characters, player_name_errors
-from .i18n import _
+from .i18n import _, names_list
 from .models import GAME_NAME_LENGTH, LARGEST_TARGET, Game, db
 
 FORMAT = "scorekeeper/cancellation-hearts"
-VERSION = 1
+VERSION = 2  # written; version 1 (no house rules, no seat changes) is read too
+READABLE_VERSIONS = (1, 2)
 # Far past any evening's game (about 30 hands), and what a guest may upload
 # through the page: a game of thousands of hands costs every page it is on.
 MOST_UPLOADED_HANDS = 200
@@ -28,48 +29,71 @@ class DocumentError(ValueError):
 
 
 def export_game(game):
-    """The game as a JSON-ready document."""
+    """The game as a JSON-ready document (version 2: house rules, seat changes, players by name)."""
     board = game.scoreboard()
+    names = game.names
     upcoming = board.next_hand
+    jacks = bool(board.variant.jack_of_diamonds)
     return {
         "format": FORMAT,
         "version": VERSION,
         "name": game.name,
         "target": game.target,
-        "players": game.names,
+        "rules": board.variant.facts(),
+        "players": names[:game.starting_players],
         "first_dealer": game.first_dealer,
+        "seat_changes": [_export_seat_change(change.value(), names) for change in game.seat_changes],
         "hands": [
             {
                 "number": summary.number,
-                "taken": [{"hearts": t.hearts, "marias": t.marias} for t in summary.taken],
-                "uncollected": {"hearts": summary.uncollected.hearts, "marias": summary.uncollected.marias},
+                "taken": [_counts(taken, jacks) for taken in summary.taken],
+                "uncollected": _counts(summary.uncollected, jacks),
                 "moon": None if summary.moon is None else summary.moon.value,
-                "dealer": summary.dealer,
+                "seating": game.names_of(summary.seating),
+                "dealer": names[summary.dealer],
                 "pass": summary.direction.value,
-                "points": list(summary.points),
-                "tricks": _export_tricks(game.log_of(hand), len(game.players)),
+                "points": list(summary.seat_points),
+                "tricks": _export_tricks(game.log_of(hand), len(summary.seating), board.variant),
             }
             for summary, hand in zip(board.hands, game.hands)
         ],
-        "totals": list(board.totals),
+        "totals": {names[player]: total for player, total in enumerate(board.totals)},
         "status": "over" if board.over else "open",
-        "winners": list(board.winners),
+        "winners": game.names_of(board.winners),
+        "left_after": {names[player]: number for player, number in board.left_after.items()},
         "next": None if upcoming is None else {
             "number": upcoming.number,
-            "dealer": upcoming.dealer,
-            "leader": upcoming.leader,
+            "seating": game.names_of(upcoming.seating),
+            "dealer": names[upcoming.dealer],
+            "leader": names[upcoming.leader],
             "pass": upcoming.direction.value,
+            "cards_passed": upcoming.cards_passed,
             "cards_each": upcoming.cards_each,
             "kitty": upcoming.kitty,
         },
     }
 
 
-def _export_tricks(log, players):
+def _counts(taken, jacks):
+    """A player's (or nobody's) takings as the document writes them: J♦ only when they score."""
+    counts = {"hearts": taken.hearts, "marias": taken.marias}
+    if jacks:
+        counts["jacks"] = taken.jacks
+    return counts
+
+
+def _export_seat_change(change, names):
+    if isinstance(change, rules.Join):
+        return {"before_hand": change.before_hand, "join": names[change.player], "at": change.at,
+                "start": change.start}
+    return {"before_hand": change.before_hand, "leave": names[change.player]}
+
+
+def _export_tricks(log, players, variant):
     """A hand's trick log, with each trick's winning seat derived (R9-R13)."""
     if log is None:
         return None
-    play = log.replay(players)
+    play = log.replay(players, variant=variant)
     return {
         "first_leader": log.first_leader,
         "kitty": [str(card) for card in log.kitty_cards] or None,
@@ -125,8 +149,9 @@ def read_game(document, most_hands=None):
         raise DocumentError(_("The document must be a JSON object describing one game."))
     if document.get("format") != FORMAT:
         raise DocumentError(_("The document's \"format\" must be \"%(format)s\".", format=FORMAT))
-    if document.get("version") != VERSION:
-        raise DocumentError(_("This scorekeeper reads version %(version)d of the game format only.", version=VERSION))
+    version = document.get("version")
+    if not _whole(version) or version not in READABLE_VERSIONS:
+        raise DocumentError(_("This scorekeeper reads versions 1 and 2 of the game format only."))
     where = _("The game")
 
     name = document.get("name", "")
@@ -139,12 +164,16 @@ def read_game(document, most_hands=None):
     if not _whole(target) or not 1 <= target <= LARGEST_TARGET:
         raise DocumentError(_("The \"target\" must be a whole number, 1 or more (R16)."))
 
+    variant = _read_rules(document.get("rules", {}) if version > 1 else {})
+
     names = _field(document, "players", where)
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise DocumentError(_("\"players\" must be a list of names."))
     names = [n.strip() for n in names]
     if not rules.MIN_PLAYERS <= len(names) <= rules.MAX_PLAYERS:
         raise DocumentError(_("A game has 6 to 11 players (R1), not %(count)d.", count=len(names)))
+    starting = len(names)
+    changes = _read_seat_changes(document.get("seat_changes", []) if version > 1 else [], names)
     problems = player_name_errors(names)
     if problems:
         seat, message = next(iter(problems.items()))
@@ -161,40 +190,120 @@ def read_game(document, most_hands=None):
     if most_hands is not None and len(hands) > most_hands:
         raise DocumentError(_("A game to import may hold at most %(most)d hands; this one holds %(count)d.",
                               most=most_hands, count=len(hands)))
-    records = [_read_hand(hand, number, names) for number, hand in enumerate(hands, start=1)]
-    logs = [_read_tricks(hand, number, names) for number, hand in enumerate(hands, start=1)]
+    names += [change_name for change_name, _change in changes]
+    changes = [change for _name, change in changes]
     try:
-        rules.score_game(len(names), first_dealer, target, records)
+        seatings = rules.seatings(starting, changes, len(hands), target)
+    except rules.SeatingRefused as error:
+        raise DocumentError(_("Seat changes: %(problem)s", problem=describe(error, names))) from None
+    records = [_read_hand(hand, number, game_names(names, seating), variant)
+               for (number, hand), seating in zip(enumerate(hands, start=1), seatings)]
+    logs = [_read_tricks(hand, number, game_names(names, seating), variant)
+            for (number, hand), seating in zip(enumerate(hands, start=1), seatings)]
+    facts = table.GameFacts(name, target, first_dealer, tuple(names), tuple(records), tuple(logs), variant,
+                            tuple(changes))
+    try:
+        facts.scoreboard()
     except rules.HandAfterGameOver as error:
         raise DocumentError(_(
             "The game was over after hand %(number)d (R16), but the document has hands after it.",
             number=error.ended_after)) from None
-    return table.GameFacts(name, target, first_dealer, tuple(names), tuple(records), tuple(logs))
+    except rules.SeatingRefused as error:
+        raise DocumentError(_("Seat changes: %(problem)s", problem=describe(error, names))) from None
+    return facts
 
 
-def _read_hand(hand, number, names):
-    """One hand of a document as an engine record, checked through the engine (R13-R15)."""
+def game_names(names, players):
+    """The names of some roster numbers, in order."""
+    return [names[player] for player in players]
+
+
+def _read_rules(facts):
+    """A document's house rules as the engine's ``Variant`` (missing ones are the seeds')."""
+    if not isinstance(facts, dict):
+        raise DocumentError(_("\"rules\" must be an object of house rules."))
+    try:
+        return rules.Variant.from_facts(facts)
+    except rules.HouseRuleRefused as error:
+        raise DocumentError(_("The house rule \"%(name)s\" cannot be %(value)s.", name=error.name,
+                              value=json.dumps(error.value, ensure_ascii=False))) from None
+
+
+def _read_seat_changes(entries, names):
+    """A document's seat changes as (joiner's name or None, engine value), in the order made (R1).
+
+    Leavers are named by name; each joiner takes the next roster number.
+    """
+    if not isinstance(entries, list):
+        raise DocumentError(_("\"seat_changes\" must be a list."))
+    roster = list(names)
+    read = []
+    for position, entry in enumerate(entries, start=1):
+        where = _("Seat change %(number)d", number=position)
+        if not isinstance(entry, dict) or not _whole(entry.get("before_hand")) \
+                or ("join" in entry) == ("leave" in entry):
+            raise DocumentError(_(
+                "%(where)s needs a whole number \"before_hand\" and either \"join\" or \"leave\" with a name.",
+                where=where))
+        before_hand = entry["before_hand"]
+        if read and before_hand < read[-1][1].before_hand:
+            raise DocumentError(_("Seat changes are listed in the order they were made, hand by hand; "
+                                  "%(where)s is not.", where=where))
+        if "leave" in entry:
+            leaver = entry["leave"].strip() if isinstance(entry["leave"], str) else None
+            if leaver not in roster:
+                raise DocumentError(_("%(where)s: %(name)s is not a player of this game.", where=where,
+                                      name=json.dumps(entry["leave"], ensure_ascii=False)))
+            read.append((None, rules.Leave(before_hand, roster.index(leaver))))
+            continue
+        joiner = entry["join"].strip() if isinstance(entry["join"], str) else ""
+        problem = player_name_errors(roster + [joiner]).get(len(roster))
+        if problem:
+            raise DocumentError(_("%(where)s: %(problem)s", where=where, problem=problem))
+        at, start = entry.get("at"), entry.get("start")
+        if not _whole(at) or not _whole(start) or abs(start) > LARGEST_TARGET:
+            raise DocumentError(_("%(where)s: a joiner needs a whole number \"at\" (their place) and \"start\" "
+                                  "(the total they begin with).", where=where))
+        read.append((joiner, rules.Join(before_hand, len(roster), at, start)))
+        roster.append(joiner)
+    return read
+
+
+def _read_hand(hand, number, names, variant):
+    """One hand of a document as an engine record, checked through the engine (R13-R15).
+
+    ``names`` are the players of the hand, in its seating order.
+    """
     players = len(names)
+    jacks = bool(variant.jack_of_diamonds)
     where = _("Hand %(number)d", number=number)
     if not isinstance(hand, dict):
         raise DocumentError(_("%(where)s must be a JSON object.", where=where))
     if _field(hand, "number", where) != number:
         raise DocumentError(_("Hands must be numbered 1, 2, 3… in order; hand %(number)d is not.", number=number))
     taken = _field(hand, "taken", where)
-    if not isinstance(taken, list) or len(taken) != players:
+    seating = hand.get("seating")
+    if not isinstance(taken, list) or len(taken) != players or (
+            seating is not None and (not isinstance(seating, list) or seating != names)):
         raise DocumentError(_(
-            "%(where)s: \"taken\" must list one entry per player (%(count)d).", where=where, count=players))
-    takings = tuple(_read_taken(entry, where) for entry in taken)
-    uncollected = _read_taken(_field(hand, "uncollected", where), where, "uncollected")
+            "%(where)s: \"taken\" must list one entry per player of the hand, in its seating: %(names)s.",
+            where=where, names=names_list(names)))
+    takings = tuple(_read_taken(entry, where, jacks) for entry in taken)
+    uncollected = _read_taken(_field(hand, "uncollected", where), where, jacks, "uncollected")
     moon = _field(hand, "moon", where)
     if moon not in (None, rules.Moon.SUBTRACT.value, rules.Moon.ADD.value):
         raise DocumentError(_("%(where)s: \"moon\" must be null, \"subtract\" or \"add\".", where=where))
     record = rules.HandRecord(takings, None if moon is None else rules.Moon(moon))
     try:
-        left_over = rules.check_takings(dict(enumerate(takings)))
-        rules.score_hand(dict(enumerate(takings)), moon)
+        left_over = rules.check_takings(dict(enumerate(takings)), variant)
+        rules.score_hand(dict(enumerate(takings)), moon, variant)
     except rules.RuleError as error:
         raise DocumentError(_("%(where)s: %(problem)s", where=where, problem=describe(error, names))) from None
+    if uncollected != left_over and jacks:
+        raise DocumentError(_(
+            "%(where)s: hearts taken plus uncollected must make %(hearts)d, Black Marias %(marias)d "
+            "and J♦ %(jacks)d (R13, R14).", where=where, hearts=rules.HEARTS_IN_HAND,
+            marias=rules.MARIAS_IN_HAND, jacks=rules.JACKS_IN_HAND))
     if uncollected != left_over:
         raise DocumentError(_(
             "%(where)s: hearts taken plus uncollected must make %(hearts)d, and Black Marias %(marias)d (R13, R14).",
@@ -202,8 +311,11 @@ def _read_hand(hand, number, names):
     return record
 
 
-def _read_tricks(hand, number, names):
-    """A hand's optional trick log as a ``table.PlayedLog``, checked by replaying it (R6-R13)."""
+def _read_tricks(hand, number, names, variant):
+    """A hand's optional trick log as a ``table.PlayedLog``, checked by replaying it (R6-R13).
+
+    ``names`` are the players of the hand, in its seating order.
+    """
     players = len(names)
     where = _("Hand %(number)d", number=number)
     tricks = hand.get("tricks")
@@ -230,19 +342,29 @@ def _read_tricks(hand, number, names):
             rules.parse_cards(kitty or ()),
             tuple((rules.parse_cards(trick["cards"]), trick.get("confirmed", False)) for trick in played),
         )
-        table.check_log(log, players)
+        table.check_log(log, players, variant)
     except rules.RuleError as error:
         raise DocumentError(_(
             "%(where)s, tricks: %(problem)s", where=where, problem=describe(error, names))) from None
     return log
 
 
-def _read_taken(entry, where, key="taken"):
+def _read_taken(entry, where, jacks, key="taken"):
+    """One "taken" (or "uncollected") entry: hearts and Black Marias, and J♦ exactly when they score."""
     counts = (entry.get("hearts"), entry.get("marias")) if isinstance(entry, dict) else (None, None)
     if not all(_whole(count) and count >= 0 for count in counts):
         raise DocumentError(_(
             "%(where)s: each \"%(key)s\" entry needs whole numbers \"hearts\" and \"marias\".", where=where, key=key))
-    return rules.Taken(entry["hearts"], entry["marias"])
+    if not jacks:
+        if entry.get("jacks", 0) != 0:
+            raise DocumentError(_(
+                "%(where)s: J♦ are counted, but this game's house rules do not score them.", where=where))
+        return rules.Taken(entry["hearts"], entry["marias"])
+    if not _whole(entry.get("jacks")) or entry["jacks"] < 0:
+        raise DocumentError(_(
+            "%(where)s: each \"%(key)s\" entry needs a whole number \"jacks\" too: this game scores J♦.",
+            where=where, key=key))
+    return rules.Taken(entry["hearts"], entry["marias"], entry["jacks"])
 
 
 def read_text(text, most_hands=None):

@@ -8,8 +8,10 @@ once. The service layer's own refusals (``table.Conflict``,
 ``table.UndoRefused``, ``table.KittyNeeded``) are worded here too.
 """
 
+import json
+
 from . import rules, table
-from .i18n import _, datetime_short, names_list
+from .i18n import _, datetime_short, names_list, ngettext
 
 
 def explain(reason):
@@ -32,6 +34,8 @@ def describe(error, names=()):
 
     ``names`` are the players' names by seat, for errors that name a player.
     """
+    if isinstance(error, rules.MoreThanTheHandHolds) and error.what == "jacks" and error.player is not None:
+        return _more_jacks_than_a_hand_holds(error, names)
     return _WORDING[type(error)](error, names)
 
 
@@ -82,16 +86,85 @@ def _more_than_the_hand_holds(error, names):
     if error.what == "hearts":
         return _("The hearts add up to %(count)d, but a hand holds only %(most)d (R14).",
                  count=error.count, most=error.most)
+    if error.what == "jacks":
+        return _("The J♦ add up to %(count)d, but the two decks hold only %(most)d (R2).",
+                 count=error.count, most=error.most)
     return _("The Black Marias add up to %(count)d, but a hand holds only %(most)d (R14).",
              count=error.count, most=error.most)
 
 
+def _player_named(names, player):
+    return names[player] if player < len(names) else str(player + 1)
+
+
+def _more_jacks_than_a_hand_holds(error, names):
+    """One player given more J♦ than the two decks hold."""
+    return _("%(name)s cannot have taken %(count)d J♦: the two decks hold %(most)d (R2).",
+             name=_player_named(names, error.player), count=error.count, most=error.most)
+
+
 def _cards_unaccounted(error, _names):
+    if error.jacks is not None:
+        return _("The hearts add up to %(hearts)d of %(all_hearts)d, the Black Marias to %(marias)d of "
+                 "%(all_marias)d and the J♦ to %(jacks)d of %(all_jacks)d. If the last trick was reserved "
+                 "and nobody collected its cards (R13), tick the box below; otherwise correct the counts.",
+                 hearts=error.hearts, all_hearts=rules.HEARTS_IN_HAND, marias=error.marias,
+                 all_marias=rules.MARIAS_IN_HAND, jacks=error.jacks, all_jacks=rules.JACKS_IN_HAND)
     return _("The hearts add up to %(hearts)d of %(all_hearts)d and the Black Marias to %(marias)d of "
              "%(all_marias)d. If the last trick was reserved and nobody collected its cards (R13), "
              "tick the box below; otherwise correct the counts.",
              hearts=error.hearts, all_hearts=rules.HEARTS_IN_HAND,
              marias=error.marias, all_marias=rules.MARIAS_IN_HAND)
+
+
+def _moon_not_allowed(error, _names):
+    if error.allowed is rules.Moon.SUBTRACT:
+        return _("This game's house rule scores the moon one way only: the shooter subtracts (R15).")
+    return _("This game's house rule scores the moon one way only: everyone else adds (R15).")
+
+
+def _jacks_not_played(_error, _names):
+    return _("J♦ score nothing in this game, so no player can be given any.")
+
+
+def _house_rule_refused(_error, _names):
+    return _("That house rule is not one this scorekeeper offers; choose from the list.")
+
+
+def _hand_does_not_fit(error, names):
+    return _("Hand %(number)d does not fit these house rules: %(problem)s",
+             number=error.number, problem=describe(error.error, names))
+
+
+def _jacks_fixed(_error, _names):
+    return _("The J♦ rule can change only before hand 1 is recorded: the recorded hands do not say "
+             "who took the J♦.")
+
+
+def _seating_refused(error, names):
+    change = error.change
+    name = _player_named(names, change.player)
+    if error.reason == "absent":
+        return _("%(name)s is not at the table, so they cannot leave.", name=name)
+    if error.reason == "full":
+        return _("The table already has %(most)d players, the most this game takes (R1).", most=rules.MAX_PLAYERS)
+    if error.reason == "short":
+        return _("%(name)s cannot leave: the table would have fewer than %(least)d players (R1).",
+                 name=name, least=rules.MIN_PLAYERS)
+    if error.reason == "start":
+        return _("A player cannot join with %(start)d points or more: that is the target, and the game would be "
+                 "over (R16).", start=change.start)
+    if error.reason == "place":
+        return _("Choose a place at the table for the new player.")
+    if error.reason == "game_over":
+        return _("The game is over, so nobody can join or leave now (R16).")
+    if error.reason == "first_hand":
+        return _("Hand 1 is played by the starting table: players join or leave from hand 2 on.")
+    return _("Players can join or leave only before the next hand, hand %(number)d.", number=change.before_hand)
+
+
+def _name_taken(error, _names):
+    return _("%(name)s already plays or played in this game; give the new player another name.", name=error.name)
 
 
 def _moon_choice_needed(error, names):
@@ -140,6 +213,13 @@ _WORDING = {
     rules.IllegalLead: _illegal_lead,
     rules.MoreThanTheHandHolds: _more_than_the_hand_holds,
     rules.CardsUnaccounted: _cards_unaccounted,
+    rules.MoonNotAllowed: _moon_not_allowed,
+    rules.JacksNotPlayed: _jacks_not_played,
+    rules.HouseRuleRefused: _house_rule_refused,
+    rules.SeatingRefused: _seating_refused,
+    table.HandDoesNotFit: _hand_does_not_fit,
+    table.JacksFixed: _jacks_fixed,
+    table.NameTaken: _name_taken,
     rules.MoonChoiceNeeded: _moon_choice_needed,
     rules.NoMoonShot: _no_moon_shot,
     rules.TableSize: _table_size,
@@ -151,6 +231,39 @@ _WORDING = {
 }
 
 
+# --- House rules ---------------------------------------------------------------------
+
+
+def house_rule(name, variant):
+    """One house rule of ``variant`` in words, as the table view and the rules page show it."""
+    if name == "moon_points":
+        return _("a moon is worth %(points)d", points=variant.moon_points)
+    if name == "moon_choice":
+        return moon_rule(variant.moon_choice, variant.moon_points)
+    if name == "passing":
+        return _("passing cycle: %(cycle)s", cycle=names_list(direction_word(d) for d in variant.passing))
+    if name == "cards_passed":
+        return ngettext("%(num)d card passed", "%(num)d cards passed", variant.cards_passed)
+    return _("each J♦ taken scores %(points)d", points=variant.jack_of_diamonds)
+
+
+def moon_rule(choice, points):
+    """How a moon may score under the ``rules.MoonRule`` ``choice``."""
+    if choice is rules.MoonRule.SUBTRACT:
+        return _("the moon always subtracts %(points)d from the shooter", points=points)
+    if choice is rules.MoonRule.ADD:
+        return _("the moon always adds %(points)d to everyone else", points=points)
+    return _("the shooter chooses how the moon scores")
+
+
+def direction_word(direction):
+    """One passing direction (a ``rules.Direction`` or its value) as a word (R5)."""
+    return {
+        rules.Direction.LEFT: _("left"), rules.Direction.RIGHT: _("right"),
+        rules.Direction.ACROSS: _("across"), rules.Direction.HOLD: _("hold"),
+    }[rules.Direction(direction)]
+
+
 # --- The trail ---------------------------------------------------------------------
 
 
@@ -160,6 +273,8 @@ def trail_entry(change, undone=None):
     ``undone`` is the entry an undo undid, if it is known.
     """
     number = change.hand_number
+    if change.action in table.GAME_ACTIONS or (undone is not None and undone.action in table.GAME_ACTIONS):
+        return _game_entry(change, undone)
     if change.action == "record":
         return _("Hand %(number)d recorded.", number=number)
     if change.action == "correct":
@@ -171,6 +286,23 @@ def trail_entry(change, undone=None):
     if undone is not None and undone.action == "remove":
         return _("Hand %(number)d put back in its place.", number=number)
     return _("Hand %(number)d put back as it was.", number=number)
+
+
+def _game_entry(change, undone):
+    """A trail entry about the game: a player who joined or left, the house rules, or the undo of one."""
+    if change.action == "rules":
+        return _("House rules changed.")
+    if change.action == "undo" and undone.action == "rules":
+        return _("House rules put back as they were.")
+    facts = json.loads(change.after if change.action != "undo" else undone.after)
+    name, number = facts["name"], facts["before_hand"]
+    if change.action == "join":
+        return _("%(name)s joined before hand %(number)d.", name=name, number=number)
+    if change.action == "leave":
+        return _("%(name)s left before hand %(number)d.", name=name, number=number)
+    if undone.action == "join":
+        return _("%(name)s no longer joins before hand %(number)d.", name=name, number=number)
+    return _("%(name)s stays at the table for hand %(number)d.", name=name, number=number)
 
 
 def why_not_undoable(line):

@@ -173,6 +173,61 @@ class GameChangeForm(BaseForm):
         return whole_number(self.revision.data)
 
 
+# --- House rules ---------------------------------------------------------------
+
+# Passing cycles offered as house rules (R5): the seeds' first, then the usual Hearts ones.
+PASSING_CYCLES = ("left right", "left right across", "left right across hold", "left right hold", "left",
+                  "hold")
+
+
+class HouseRulesForm(Form):
+    """The house rules of a game (``rules.Variant``); their defaults are the seeds' game."""
+
+    moon_points = ChoiceField(choices=[SelectChoice(str(points)) for points in rules.MOON_POINTS_CHOICES],
+                              coerce=int, default=rules.SEEDS.moon_points,
+                              message=lazy_gettext("Choose what a moon is worth."))
+    moon_choice = ChoiceField(choices=[SelectChoice(choice.value) for choice in rules.MoonRule],
+                              default=rules.SEEDS.moon_choice.value,
+                              message=lazy_gettext("Choose how a moon may score."))
+    passing = ChoiceField(choices=[SelectChoice(cycle) for cycle in PASSING_CYCLES],
+                          default=PASSING_CYCLES[0], message=lazy_gettext("Choose a passing cycle."))
+    cards_passed = ChoiceField(choices=[SelectChoice(str(count)) for count in rules.CARDS_PASSED_CHOICES],
+                               coerce=int, default=rules.SEEDS.cards_passed,
+                               message=lazy_gettext("Choose how many cards are passed."))
+    jack_of_diamonds = BooleanField()
+
+    def offer(self, variant):
+        """Offer ``variant``'s passing cycle too, if it is none of the usual ones (an imported game's)."""
+        cycle = " ".join(direction.value for direction in variant.passing)
+        if cycle not in PASSING_CYCLES:
+            self.passing.choices = [*self.passing.choices, SelectChoice(cycle)]
+
+    def variant(self):
+        """The house rules chosen, as the engine's value (the form has validated)."""
+        return rules.Variant(
+            moon_points=self.moon_points.data, moon_choice=self.moon_choice.data,
+            passing=tuple(self.passing.data.split()), cards_passed=self.cards_passed.data,
+            jack_of_diamonds=rules.JACK_OF_DIAMONDS_CHOICES[1] if self.jack_of_diamonds.data else 0,
+        )
+
+    def problems(self):
+        return [Problem(error, f"{field.id}-0") for field in (self.moon_points, self.moon_choice, self.passing,
+                                                              self.cards_passed) for error in field.errors]
+
+    @staticmethod
+    def data_of(variant):
+        """A variant as this form's data."""
+        return {"moon_points": variant.moon_points, "moon_choice": variant.moon_choice.value,
+                "passing": " ".join(direction.value for direction in variant.passing),
+                "cards_passed": variant.cards_passed, "jack_of_diamonds": bool(variant.jack_of_diamonds)}
+
+
+class GameRulesForm(GameChangeForm):
+    """A change to a game's house rules."""
+
+    rules = FormField(HouseRulesForm)
+
+
 # --- A new game --------------------------------------------------------------
 
 
@@ -191,6 +246,7 @@ class NewGameForm(BaseForm):
         message=lazy_gettext("The target is a whole number of points, 1 or more."),
         validators=[InputRequired(lazy_gettext("Enter the target score; 150 is usual."))],
     )
+    rules = FormField(HouseRulesForm)
 
     def validate_players(self, field):
         """Names are trimmed, non-empty, at most 40 characters and unique at the table.
@@ -228,13 +284,14 @@ class NewGameForm(BaseForm):
         if not any(entry.errors for entry in self.players.entries):
             found += [Problem(error, "seat-0") for error in self.players.errors]
         found += [Problem(error, "seat-0") for error in self.first_dealer.errors]
-        return found + [Problem(error, "target") for error in self.target.errors]
+        return found + [Problem(error, "target") for error in self.target.errors] + self.rules.form.problems()
 
 
 # --- A hand --------------------------------------------------------------------
 
 
 MARIA_CHOICES = [SelectChoice(str(count)) for count in range(rules.MARIAS_IN_HAND + 1)]
+JACK_CHOICES = [SelectChoice(str(count)) for count in range(rules.JACKS_IN_HAND + 1)]
 
 
 class TakingForm(Form):
@@ -249,6 +306,11 @@ class TakingForm(Form):
     marias = ChoiceField(
         choices=MARIA_CHOICES, coerce=int, default=0,
         message=lazy_gettext("Choose 0, 1 or 2 Black Marias."),
+    )
+    # Asked only where the J♦ house rule scores them; elsewhere a posted count is not read.
+    jacks = ChoiceField(
+        choices=JACK_CHOICES, coerce=int, default=0,
+        message=lazy_gettext("Choose 0, 1 or 2 J♦."),
     )
 
 
@@ -274,12 +336,15 @@ class HandForm(GameChangeForm):
         for seat, entry in enumerate(self.takings.entries):
             found += [named_problem(names[seat], error, entry.hearts.id) for error in entry.hearts.errors]
             found += [named_problem(names[seat], error, f"{entry.marias.id}-0") for error in entry.marias.errors]
+            found += [named_problem(names[seat], error, f"{entry.jacks.id}-0") for error in entry.jacks.errors]
         found += [Problem(error, "tally") for error in self.hand_errors]
         return found + [Problem(error, "moon") for error in self.moon.errors]
 
-    def taken(self):
-        """The takings as the rules engine sees them, in seat order."""
-        return tuple(rules.Taken(entry.hearts.data or 0, entry.marias.data or 0) for entry in self.takings)
+    def taken(self, variant=rules.SEEDS):
+        """The takings as the rules engine sees them, in seat order; J♦ only where ``variant`` scores them."""
+        jacks = bool(variant.jack_of_diamonds)
+        return tuple(rules.Taken(entry.hearts.data or 0, entry.marias.data or 0,
+                                 (entry.jacks.data or 0) if jacks else 0) for entry in self.takings)
 
     def number_posted(self):
         """The number of the hand the form was shown for, or None if the post lost it."""
@@ -310,6 +375,53 @@ class ImportForm(BaseForm):
     """A game document to import."""
 
     document = FileField(validators=[InputRequired(lazy_gettext("Choose a game file (.json) to import."))])
+
+
+class JoinForm(GameChangeForm):
+    """A player joining before the next hand: name, place, and the total they start with (R1)."""
+
+    name = StringField()
+    at = WholeNumberField(maximum=rules.MAX_PLAYERS, message=lazy_gettext("Choose where the new player sits."),
+                          validators=[InputRequired(lazy_gettext("Choose where the new player sits."))])
+    start_rule = ChoiceField(choices=[SelectChoice(rule.value) for rule in rules.StartRule],
+                             default=rules.StartRule.HIGHEST.value,
+                             message=lazy_gettext("Choose the total the new player starts with."))
+    start = StringField()
+
+    problem = None  # what the rules or the game refused, in words
+
+    def validate_name(self, field):
+        field.data = (field.data or "").strip()
+        problem = player_name_errors([field.data]).get(0)
+        if problem:
+            raise ValidationError(problem)
+
+    def validate_start(self, field):
+        if self.start_rule.data != rules.StartRule.TYPED.value:
+            return
+        text = (field.data or "").strip().replace("\u2212", "-")  # a typographic minus is a minus
+        digits = text[1:] if text.startswith("-") else text
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(LARGEST_TARGET)):
+            raise ValidationError(_("Type the starting total as a whole number, like 0 or 45."))
+
+    def start_total(self):
+        """The typed total, or the ``rules.StartRule`` that picks it."""
+        if self.start_rule.data == rules.StartRule.TYPED.value:
+            return int(self.start.data.strip().replace("\u2212", "-"))
+        return rules.StartRule(self.start_rule.data)
+
+    def problems(self):
+        return ([Problem(error, "join-name") for error in self.name.errors]
+                + [Problem(error, "join-at") for error in self.at.errors]
+                + [Problem(error, "start_rule-0") for error in self.start_rule.errors]
+                + [Problem(error, "start") for error in self.start.errors])
+
+
+class LeaveForm(GameChangeForm):
+    """A player leaving before the next hand (R1)."""
+
+    player = WholeNumberField(maximum=LARGEST_ID, message=lazy_gettext("Choose who leaves."),
+                              validators=[InputRequired(lazy_gettext("Choose who leaves."))])
 
 
 class ConfirmForm(GameChangeForm):

@@ -29,9 +29,10 @@ def record_hand(game_id):
         flash(_("The game is over. Correct a hand if the result is wrong (R17)."), "warning")
         return redirect(url_for("games.table", game_id=game.id))
     number = board.next_hand.number
+    seated = game.names_of(board.next_hand.seating)
     if request.method == "GET":
-        return _hand_page(game, _new_hand_form(game, number), number)
-    form = _posted_hand_form(game)
+        return _hand_page(game, _new_hand_form(game, board), number)
+    form = _posted_hand_form(game, len(seated))
     if "fill" in request.form:
         return _hand_page(game, form, number)
     posted = form.number_posted()
@@ -43,9 +44,10 @@ def record_hand(game_id):
     if not form.validate():
         return _hand_page(game, form, number), INVALID
     try:
-        table.record_hand(game, form.taken(), form.moon.data, form.last_trick_reserved.data, form.based_on())
+        table.record_hand(game, form.taken(board.variant), form.moon.data, form.last_trick_reserved.data,
+                          form.based_on())
     except HAND_ERRORS as error:
-        _put_error(form, error, game.names)
+        _put_error(form, error, seated)
         return _hand_page(game, form, number), INVALID
     except table.Conflict:
         return _conflict(game_id, form, number)
@@ -60,7 +62,8 @@ def correct_hand(game_id, number):
     hand = _hand_or_404(game, number)
     if request.method == "GET":
         return _hand_page(game, HandForm(data=_hand_data(hand)), number, hand)
-    form = _posted_hand_form(game)
+    seated = game.names_of(game.scoreboard().hands[number - 1].seating)
+    form = _posted_hand_form(game, len(seated))
     if "fill" in request.form:
         return _hand_page(game, form, number, hand)
     if form.based_on() is None:
@@ -68,10 +71,10 @@ def correct_hand(game_id, number):
     if not form.validate():
         return _hand_page(game, form, number, hand), INVALID
     try:
-        table.correct_hand(game, number, form.taken(), form.moon.data, form.last_trick_reserved.data,
-                           form.based_on())
+        table.correct_hand(game, number, form.taken(game.variant), form.moon.data,
+                           form.last_trick_reserved.data, form.based_on())
     except HAND_ERRORS as error:
-        _put_error(form, error, game.names)
+        _put_error(form, error, seated)
         return _hand_page(game, form, number, hand), INVALID
     except table.Conflict:
         return _conflict(game_id, form, number, correcting=True)
@@ -91,8 +94,8 @@ def remove_hand(game_id, number):
             abort(400)
         try:
             table.remove_hand(game, number, form.based_on())
-        except rules.HandAfterGameOver as error:
-            problem = describe(error)
+        except rules.RuleError as error:  # the game would end earlier, or a seat change land before hand 1
+            problem = describe(error, game.names)
         except table.Conflict as error:
             return _removal_conflict(game_id, number, form, error)
         else:
@@ -128,8 +131,8 @@ def undo_change(game_id, change_id):
         game = load_game(game_id)
         page = trail_page(game, readonly=False)
         return render_template("games/trail.html", game=game, problem=describe(error), **page), CONFLICT
-    except (rules.HandAfterGameOver, table.UndoRefused) as error:
-        flash(describe(error), "warning")
+    except (rules.RuleError, table.UndoRefused, table.JacksFixed) as error:
+        flash(describe(error, game.names), "warning")
         return redirect(url_for("games.table", game_id=game_id, _anchor="changes"))
     flash(_("Undone: %(change)s", change=trail_entry(change)), "success")
     return redirect(url_for("games.table", game_id=game_id, _anchor="changes"))
@@ -140,20 +143,34 @@ def trail_page(game, readonly, newest=None):
     lines = table.trail(game)
     shown = lines if newest is None else lines[:newest]
     by_id = {change.id: change for change in game.changes}
+    entries = []
+    for line in shown:
+        about_the_game = _about_the_game(line.change, by_id)
+        entries.append({
+            "line": line,
+            "what": trail_entry(line.change, by_id.get(line.change.undoes_id)),
+            "before": None if about_the_game else Change.record_of(line.change.before),
+            "after": None if about_the_game else Change.record_of(line.change.after),
+            "why_not": why_not_undoable(line),
+        })
+    corrections = [entry for entry in entries if entry["before"] and entry["after"]]
+    if corrections:  # who is who in a correction: the players of that hand, in its seating
+        hands = game.scoreboard().hands
+        for entry in corrections:
+            number = entry["line"].change.hand_number
+            seating = hands[number - 1].seating if number <= len(hands) else range(len(entry["after"].taken))
+            entry["seated"] = game.names_of(seating)
     return {
-        "trail": [
-            {
-                "line": line,
-                "what": trail_entry(line.change, by_id.get(line.change.undoes_id)),
-                "before": Change.record_of(line.change.before),
-                "after": Change.record_of(line.change.after),
-                "why_not": why_not_undoable(line),
-            }
-            for line in shown
-        ],
+        "trail": entries,
         "trail_length": len(lines),
         "undo_form": None if readonly else ConfirmForm(),
     }
+
+
+def _about_the_game(change, by_id):
+    """Whether a trail entry is about the game (seats, house rules) rather than one hand's facts."""
+    undone = by_id.get(change.undoes_id)
+    return change.action in table.GAME_ACTIONS or (undone is not None and undone.action in table.GAME_ACTIONS)
 
 
 def _conflict(game_id, form, number, correcting=False):
@@ -193,11 +210,14 @@ def _removal_conflict(game_id, number, form, error):
 
 
 def _put_error(form, error, names):
-    """Show an engine refusal next to the field it is about, or above Save for the hand as a whole."""
+    """Show an engine refusal next to the field it is about, or above Save for the hand as a whole.
+
+    ``names`` are the hand's players in its seating order.
+    """
     message = describe(error, names)
     if isinstance(error, rules.MoreThanTheHandHolds) and error.player is not None:
         entry = form.takings.entries[error.player]
-        field = entry.hearts if error.what == "hearts" else entry.marias
+        field = {"hearts": entry.hearts, "marias": entry.marias, "jacks": entry.jacks}[error.what]
         field.errors = [*field.errors, message]
     else:
         form.hand_errors = [message]
@@ -209,17 +229,18 @@ def _hand_or_404(game, number):
     return game.hands[number - 1]
 
 
-def _new_hand_form(game, number):
-    """A blank hand form, or one filled in from the tricks played (R13)."""
+def _new_hand_form(game, board):
+    """A blank hand form for the next hand's seating, or one filled in from the tricks played (R13)."""
+    upcoming = board.next_hand
     log = game.trick_log
-    play = log.replay(len(game.players)) if log else None
+    play = log.replay(len(upcoming.seating), variant=board.variant) if log else None
     if play is None or not play.finished:
-        return HandForm(data={"number": str(number), "revision": str(game.revision),
-                              "takings": [{} for _player in game.players]})
+        return HandForm(data={"number": str(upcoming.number), "revision": str(game.revision),
+                              "takings": [{} for _player in upcoming.seating]})
     form = HandForm(data={
-        "number": str(number),
+        "number": str(upcoming.number),
         "revision": str(game.revision),
-        "takings": [{"hearts": t.hearts, "marias": t.marias} for t in play.taken.values()],
+        "takings": [{"hearts": t.hearts, "marias": t.marias, "jacks": t.jacks} for t in play.taken.values()],
         "last_trick_reserved": play.uncollected != rules.NOTHING,
     })
     form.from_tricks = True
@@ -230,26 +251,29 @@ def _hand_data(hand):
     return {
         "number": str(hand.number),
         "revision": str(hand.game.revision),
-        "takings": [{"hearts": t.hearts, "marias": t.marias} for t in hand.takings],
-        "last_trick_reserved": bool(hand.uncollected_hearts or hand.uncollected_marias),
+        "takings": [{"hearts": t.hearts, "marias": t.marias, "jacks": t.jacks} for t in hand.takings],
+        "last_trick_reserved": bool(hand.uncollected_hearts or hand.uncollected_marias or hand.uncollected_jacks),
         "moon": hand.moon,
     }
 
 
-def _posted_hand_form(game):
-    """The posted hand form, with exactly one row per player whatever was posted."""
+def _posted_hand_form(game, players):
+    """The posted hand form, with exactly one row per player of the hand whatever was posted."""
     form = HandForm(request.form)
-    form.seat_rows(len(game.players))
+    form.seat_rows(players)
     if "fill" in request.form:
         form.fill_remaining_hearts(request.form["fill"])
     return form
 
 
 def _hand_page(game, form, number, hand=None, board=None):
-    taken = form.taken() if not any(e.errors for e in form.takings.entries) else None
+    """The hand form for hand ``number``: its seating, dealer and leader, and what was typed."""
+    now = game.scoreboard()
+    summary = now.hands[number - 1] if number <= len(now.hands) else now.next_hand
+    taken = form.taken(now.variant) if not any(e.errors for e in form.takings.entries) else None
     shooter = rules.moon_shooter(dict(enumerate(taken))) if taken else None
     return render_template(
-        "games/hand.html", game=game, form=form, number=number, hand=hand,
-        summary=rules.next_hand(number, game.first_dealer, len(game.players)),
+        "games/hand.html", game=game, form=form, number=number, hand=hand, summary=summary,
+        seated=game.names_of(summary.seating), variant=now.variant,
         shooter=shooter, board=board, revision=form.revision.data or game.revision,
     )

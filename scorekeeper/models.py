@@ -18,8 +18,10 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    cast,
     event,
     exists,
+    func,
     select,
 )
 from sqlalchemy.engine import make_url
@@ -52,25 +54,64 @@ def new_scorer_key():
 
 
 class Scored:
-    """What is derived from a game's names and hands, for a stored ``Game`` and a ``ShownGame`` alike (R17)."""
+    """What is derived from a game's names, house rules, seat changes and hands,
+    for a stored ``Game`` and a ``ShownGame`` alike (R17).
 
-    def names_of(self, seats):
-        """The names at some seats, in the order given."""
+    Players are numbered by their place in ``names``: the seating of hand 1,
+    then each player who joined, in the order they came (the roster).
+    """
+
+    def names_of(self, players):
+        """The names of some players (roster numbers), in the order given."""
         names = self.names
-        return [names[seat] for seat in seats]
+        return [names[player] for player in players]
 
     def records(self):
         """The recorded hands as the rules engine sees them, in order."""
         return [hand.record() for hand in self.hands]
 
-    def scoreboard(self, records=None):
-        """Everything derived from the recorded hands (or from ``records`` if given)."""
+    @property
+    def variant(self):
+        """The game's house rules as one engine value (the seeds' game by default)."""
+        return variant_of(self.moon_points, self.moon_choice, self.passing, self.cards_passed,
+                          self.jack_of_diamonds)
+
+    def seat_change_values(self):
+        """The players who joined or left, as engine values, in the order they were made."""
+        return [change.value() for change in self.seat_changes]
+
+    @property
+    def starting_players(self):
+        """How many sat down for hand 1."""
+        return len(self.names) - sum(change.joins for change in self.seat_changes)
+
+    def scoreboard(self, records=None, variant=None, changes=None):
+        """Everything derived from the recorded hands (or from ``records``, ``variant``, ``changes`` if given)."""
         records = self.records() if records is None else records
-        return rules.score_game(len(self.names), self.first_dealer, self.target, records)
+        return rules.score_game(
+            self.starting_players, self.first_dealer, self.target, records,
+            self.variant if variant is None else variant,
+            self.seat_change_values() if changes is None else changes,
+        )
+
+
+@cache
+def variant_of(moon_points, moon_choice, passing, cards_passed, jack_of_diamonds):
+    """The engine's ``Variant`` for a game's house-rule columns; made once for each combination."""
+    return rules.Variant(moon_points=moon_points, moon_choice=moon_choice, passing=tuple(passing.split()),
+                         cards_passed=cards_passed, jack_of_diamonds=jack_of_diamonds)
+
+
+def variant_columns(variant):
+    """A ``Variant`` as a game's house-rule columns."""
+    return {"moon_points": variant.moon_points, "moon_choice": variant.moon_choice.value,
+            "passing": " ".join(direction.value for direction in variant.passing),
+            "cards_passed": variant.cards_passed, "jack_of_diamonds": variant.jack_of_diamonds}
 
 
 class Game(db.Model, Scored):
-    """A game: its players in seating order, the first dealer, the target and its hands."""
+    """A game: its players (the roster), the first dealer, the target, the house rules, its hands
+    and the players who joined or left between them."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(GAME_NAME_LENGTH))
@@ -84,6 +125,12 @@ class Game(db.Model, Scored):
     # survives renumbering, so the trail can name it (see Change).
     last_hand_key: Mapped[int] = mapped_column(default=0)
     scorer_key: Mapped[str] = mapped_column(String(64), default=new_scorer_key)
+    # House rules (rules.Variant); the defaults are the seeds' game.
+    moon_points: Mapped[int] = mapped_column(default=26, server_default="26")
+    moon_choice: Mapped[str] = mapped_column(String(8), default="either", server_default="either")
+    passing: Mapped[str] = mapped_column(String(96), default="left right", server_default="left right")
+    cards_passed: Mapped[int] = mapped_column(default=3, server_default="3")
+    jack_of_diamonds: Mapped[int] = mapped_column(default=0, server_default="0")
     players: Mapped[list["Player"]] = relationship(
         order_by="Player.seat", cascade="all, delete-orphan", back_populates="game"
     )
@@ -94,10 +141,13 @@ class Game(db.Model, Scored):
     changes: Mapped[list["Change"]] = relationship(
         order_by="Change.id.desc()", cascade="all, delete-orphan", back_populates="game"
     )
+    seat_changes: Mapped[list["SeatChange"]] = relationship(
+        order_by="SeatChange.id", cascade="all, delete-orphan", back_populates="game"
+    )
 
     @property
     def names(self):
-        """Player names in seating order, indexed by seat."""
+        """Player names by roster number: hand 1's seating, then the joiners in the order they came."""
         return [player.name for player in self.players]
 
     @property
@@ -114,7 +164,8 @@ class Game(db.Model, Scored):
 
 
 class Player(db.Model):
-    """A player at a seat; seats are 0-based, clockwise (R1)."""
+    """A player of a game. ``seat`` is their roster number: their seat at hand 1 (0-based,
+    clockwise, R1) for the players who started, then each joiner's in the order they came."""
 
     __table_args__ = (
         UniqueConstraint("game_id", "seat"),
@@ -126,6 +177,44 @@ class Player(db.Model):
     seat: Mapped[int] = mapped_column(CheckConstraint("seat >= 0"))
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
     game: Mapped[Game] = relationship(back_populates="players")
+
+
+class SeatChange(db.Model):
+    """A player joining or leaving the table before hand ``before_hand`` (R1), in the order made (``id``).
+
+    ``player`` is the roster number (``Player.seat``); a joiner also has
+    ``at``, their place in the seating left by the changes before, and
+    ``start``, the total they begin with.
+    """
+
+    __table_args__ = (
+        CheckConstraint("before_hand >= 2"),
+        CheckConstraint("kind IN ('join', 'leave')"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    before_hand: Mapped[int]
+    kind: Mapped[str] = mapped_column(String(8))
+    player: Mapped[int] = mapped_column(CheckConstraint("player >= 0"))
+    at: Mapped[int | None]
+    start: Mapped[int | None]
+    game: Mapped[Game] = relationship(back_populates="seat_changes")
+
+    @property
+    def joins(self):
+        return self.kind == "join"
+
+    def value(self):
+        """This change as the engine sees it."""
+        return seat_change_value(self.kind, self.before_hand, self.player, self.at, self.start)
+
+
+def seat_change_value(kind, before_hand, player, at, start):
+    """A seat change's columns as the engine's ``Join`` or ``Leave``."""
+    if kind == "join":
+        return rules.Join(before_hand, player, at, start)
+    return rules.Leave(before_hand, player)
 
 
 class Hand(db.Model):
@@ -146,6 +235,8 @@ class Hand(db.Model):
     moon: Mapped[str | None] = mapped_column(String(8))
     uncollected_hearts: Mapped[int] = mapped_column(default=0)
     uncollected_marias: Mapped[int] = mapped_column(default=0)
+    uncollected_jacks: Mapped[int] = mapped_column(  # J♦, under that house rule
+        CheckConstraint("uncollected_jacks BETWEEN 0 AND 2"), default=0, server_default="0")
     recorded_at: Mapped[datetime] = mapped_column(default=utcnow)
     game: Mapped[Game] = relationship(back_populates="hands")
     takings: Mapped[list["Taking"]] = relationship(
@@ -155,7 +246,7 @@ class Hand(db.Model):
 
     def record(self):
         """This hand as the rules engine sees it."""
-        return hand_record(((taking.hearts, taking.marias) for taking in self.takings), self.moon)
+        return hand_record(((taking.hearts, taking.marias, taking.jacks) for taking in self.takings), self.moon)
 
     def set_facts(self, record, uncollected):
         """Replace this hand's takings and moon choice, and note what nobody collected (R13)."""
@@ -163,14 +254,18 @@ class Hand(db.Model):
             self.takings = [Taking(seat=seat) for seat in range(len(record.taken))]
         # Updated in place: new rows would meet the old ones' (hand, seat) key.
         for taking, taken in zip(self.takings, record.taken):
-            taking.hearts, taking.marias = taken.hearts, taken.marias
+            taking.hearts, taking.marias, taking.jacks = taken.hearts, taken.marias, taken.jacks
         self.moon = None if record.moon is None else record.moon.value
         self.uncollected_hearts = uncollected.hearts
         self.uncollected_marias = uncollected.marias
+        self.uncollected_jacks = uncollected.jacks
 
 
 class Taking(db.Model):
-    """The hearts and Black Marias one seat took in one hand (R14)."""
+    """The hearts and Black Marias (and J♦, under that house rule) one seat took in one hand (R14).
+
+    ``seat`` is the place in that hand's seating.
+    """
 
     __table_args__ = (
         UniqueConstraint("hand_id", "seat"),
@@ -183,6 +278,7 @@ class Taking(db.Model):
     seat: Mapped[int] = mapped_column(CheckConstraint("seat >= 0"))
     hearts: Mapped[int]
     marias: Mapped[int]
+    jacks: Mapped[int] = mapped_column(CheckConstraint("jacks BETWEEN 0 AND 2"), default=0, server_default="0")
     hand: Mapped[Hand] = relationship(back_populates="takings")
 
 
@@ -208,12 +304,12 @@ class TrickLog(db.Model):
     def kitty_cards(self):
         return rules.parse_cards(self.kitty.split()) if self.kitty else ()
 
-    def replay(self, players, kitty=None):
-        """The hand as the engine sees it after the recorded tricks (R9-R13).
+    def replay(self, players, kitty=None, variant=rules.SEEDS):
+        """The hand as the engine sees it after the recorded tricks (R9-R13), under ``variant``'s house rules.
 
         ``kitty`` replays it with those kitty cards instead of the stored ones.
         """
-        play = rules.HandPlay(players, self.first_leader, self.kitty_cards if kitty is None else kitty)
+        play = rules.HandPlay(players, self.first_leader, self.kitty_cards if kitty is None else kitty, variant)
         for trick in self.tricks:
             play.play(trick.cards.split(), confirm=trick.confirmed)
         return play
@@ -251,7 +347,12 @@ class Trick(db.Model):
 
 
 class Change(db.Model):
-    """One entry of a game's trail: a hand recorded, corrected, removed, or an entry undone (R17).
+    """One entry of a game's trail: a hand recorded, corrected, removed, a player who joined or
+    left, the house rules changed, or an entry undone (R17).
+
+    A seat change's entry ("join", "leave") keeps the change in ``after``
+    (with the ``SeatChange`` id), ``hand_number`` the hand it came before;
+    a house-rules entry ("rules") keeps the rules before and after.
 
     ``hand_key`` names the hand (``Hand.key``), whatever its number became
     since. ``before`` and ``after`` are the hand's facts as JSON (None where
@@ -264,7 +365,7 @@ class Change(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     at: Mapped[datetime] = mapped_column(default=utcnow)
-    action: Mapped[str] = mapped_column(String(16))  # "record", "correct", "remove" or "undo"
+    action: Mapped[str] = mapped_column(String(16))  # "record", "correct", "remove", "join", "leave", "rules", "undo"
     hand_number: Mapped[int]
     hand_key: Mapped[int | None]
     after_key: Mapped[int | None]
@@ -279,7 +380,8 @@ class Change(db.Model):
         if record is None:
             return None
         facts = {
-            "taken": [[taken.hearts, taken.marias] for taken in record.taken],
+            "taken": [[taken.hearts, taken.marias, taken.jacks] if taken.jacks else [taken.hearts, taken.marias]
+                      for taken in record.taken],
             "moon": None if record.moon is None else record.moon.value,
         }
         if trick_log is not None:
@@ -302,14 +404,14 @@ class Change(db.Model):
 
 
 @cache
-def taken(hearts, marias):
-    """The engine's ``Taken``; one value for each of the few (hearts, Black Marias) pairs, made once."""
-    return rules.Taken(hearts, marias)
+def taken(hearts, marias, jacks=0):
+    """The engine's ``Taken``; one value for each of the few (hearts, Black Marias, J♦) counts, made once."""
+    return rules.Taken(hearts, marias, jacks)
 
 
 def hand_record(takings, moon):
-    """One small place turns stored facts into the engine's record: ``(hearts, marias)`` per seat, the moon."""
-    return rules.HandRecord(tuple(taken(hearts, marias) for hearts, marias in takings),
+    """One small place turns stored facts into the engine's record: ``(hearts, marias[, jacks])`` per seat, the moon."""
+    return rules.HandRecord(tuple(taken(*counts) for counts in takings),
                             None if moon is None else rules.Moon(moon))
 
 
@@ -345,16 +447,41 @@ class ShownGame(Scored):
     revision: int
     scorer_key: str
     playing_trick_by_trick: bool
+    moon_points: int
+    moon_choice: str
+    passing: str
+    cards_passed: int
+    jack_of_diamonds: int
     names: tuple[str, ...]
     hands: tuple[ShownHand, ...]
     changes: tuple
+    seat_changes: tuple["ShownSeatChange", ...] = ()
+
+
+@dataclass(frozen=True)
+class ShownSeatChange:
+    """A seat change as a page reads it, with ``SeatChange``'s columns."""
+
+    kind: str
+    before_hand: int
+    player: int
+    at: int | None
+    start: int | None
+
+    @property
+    def joins(self):
+        return self.kind == "join"
+
+    def value(self):
+        return seat_change_value(self.kind, self.before_hand, self.player, self.at, self.start)
 
 
 def read_shown_game(game_id):
     """Game ``game_id`` as its pages show it, in three statements whatever its length; None if there is none."""
     seated = db.session.execute(
         select(Game.id, Game.name, Game.target, Game.first_dealer, Game.revision, Game.scorer_key,
-               Game.playing_trick_by_trick, Player.name)
+               Game.playing_trick_by_trick, Game.moon_points, Game.moon_choice, Game.passing, Game.cards_passed,
+               Game.jack_of_diamonds, _seat_changes_text(), Player.name)
         .join(Player, Player.game_id == Game.id)
         .where(Game.id == game_id)
         .order_by(Player.seat)
@@ -362,19 +489,44 @@ def read_shown_game(game_id):
     if not seated:
         return None
     rows = db.session.execute(
-        select(Hand.key, Hand.number, Hand.has_tricks, Hand.moon, Taking.hearts, Taking.marias)
+        select(Hand.key, Hand.number, Hand.has_tricks, Hand.moon, Taking.hearts, Taking.marias, Taking.jacks)
         .join(Taking, Taking.hand_id == Hand.id)
         .where(Hand.game_id == game_id)
         .order_by(Hand.number, Taking.seat)
     )
     hands = tuple(
-        ShownHand(key, number, has_tricks, hand_record(((row[4], row[5]) for row in takings), moon))
+        ShownHand(key, number, has_tricks, hand_record((row[4:] for row in takings), moon))
         for (key, number, has_tricks, moon), takings in itertools.groupby(rows, key=lambda row: row[:4])
     )
     changes = tuple(db.session.execute(
         select(Change.__table__).where(Change.game_id == game_id).order_by(Change.id.desc())
     ).all())
-    return ShownGame(*seated[0][:7], tuple(row[7] for row in seated), hands, changes)
+    return ShownGame(*seated[0][:12], tuple(row[13] for row in seated), hands, changes,
+                     _read_seat_changes_text(seated[0][12]))
+
+
+_SEAT_CHANGE_COLUMNS = (SeatChange.id, SeatChange.kind, SeatChange.before_hand, SeatChange.player,
+                        SeatChange.at, SeatChange.start)
+
+
+def _seat_changes_text():
+    """A game's few seat changes as one text column of the game's own statement:
+    "id kind before_hand player at start" for each, separated by ";" (in no set order)."""
+    fields = [func.coalesce(cast(column, String), "-") for column in _SEAT_CHANGE_COLUMNS]
+    row = fields[0]
+    for field in fields[1:]:
+        row = row + " " + field
+    return (select(func.aggregate_strings(row, ";"))
+            .where(SeatChange.game_id == Game.id).scalar_subquery())
+
+
+def _read_seat_changes_text(text):
+    """The seat changes of ``_seat_changes_text``, in the order they were made."""
+    rows = sorted((entry.split(" ") for entry in (text or "").split(";") if entry), key=lambda row: int(row[0]))
+    return tuple(
+        ShownSeatChange(kind, int(before_hand), int(player), None if at == "-" else int(at),
+                        None if start == "-" else int(start))
+        for _id, kind, before_hand, player, at, start in rows)
 
 
 # Whether a hand was played trick by trick, and whether a hand is being played

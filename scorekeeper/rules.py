@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 MIN_PLAYERS = 6
 MAX_PLAYERS = 11
@@ -147,17 +147,21 @@ class MoreThanTheHandHolds(RuleError):
 
 
 class CardsUnaccounted(RuleError):
-    """Fewer than all hearts and Black Marias taken, and no reserved last trick said (R13, R14)."""
+    """Fewer than all hearts and Black Marias (and J♦, under that house rule) taken,
+    and no reserved last trick said (R13, R14). ``jacks`` is None when J♦ do not score.
+    """
 
     rule = "R13"
 
-    def __init__(self, hearts: int, marias: int):
+    def __init__(self, hearts: int, marias: int, jacks: int | None = None):
+        counted = "" if jacks is None else f" and {jacks} of {JACKS_IN_HAND} J♦"
         super().__init__(
             f"the hand adds up to {hearts} of {HEARTS_IN_HAND} hearts and {marias} of "
-            f"{MARIAS_IN_HAND} Black Marias: only a reserved last trick leaves cards uncollected (R13)"
+            f"{MARIAS_IN_HAND} Black Marias{counted}: only a reserved last trick leaves cards uncollected (R13)"
         )
         self.hearts = hearts
         self.marias = marias
+        self.jacks = jacks
 
 
 class MoonChoiceNeeded(RuleError):
@@ -171,6 +175,27 @@ class MoonChoiceNeeded(RuleError):
             "choose Moon.SUBTRACT or Moon.ADD (R15)"
         )
         self.shooter = shooter
+
+
+class MoonNotAllowed(RuleError):
+    """A moon choice the game's house rule does not allow; ``allowed`` is the one it does (R15)."""
+
+    rule = "R15"
+
+    def __init__(self, moon: Moon, allowed: Moon):
+        super().__init__(f"this game's house rule allows only {allowed.value!r} for the moon, not {moon.value!r} (R15)")
+        self.moon = moon
+        self.allowed = allowed
+
+
+class JacksNotPlayed(RuleError):
+    """J♦ counted in a game whose house rules do not score them (R14)."""
+
+    rule = "R14"
+
+    def __init__(self, player: Hashable):
+        super().__init__(f"J♦ score nothing in this game, yet {player!r} is given some (R14)")
+        self.player = player
 
 
 class NoMoonShot(RuleError):
@@ -200,6 +225,24 @@ class BadTarget(RuleError):
     def __init__(self, target: object):
         super().__init__(f"the target is a whole number from 1 up, not {target!r} (R16)")
         self.target = target
+
+
+class SeatingRefused(RuleError):
+    """A player joining or leaving that the table cannot seat (R1).
+
+    ``reason`` says what is wrong: "first_hand" (changes start before hand 2),
+    "unplayed" (before a hand after the next one), "game_over", "absent"
+    (a leaver not at the table), "full" (a join making 12), "short" (a leave
+    making 5), "place" (a joiner's place past the table), "start" (a start
+    total at or past the target). ``change`` is the refused change.
+    """
+
+    rule = "R1"
+
+    def __init__(self, reason: str, change: Join | Leave):
+        super().__init__(f"{change!r} cannot be made: {reason}")
+        self.reason = reason
+        self.change = change
 
 
 class HandAfterGameOver(RuleError):
@@ -275,6 +318,7 @@ class Card:
 
 
 BLACK_MARIA = Card(12, SPADES)
+JACK_OF_DIAMONDS = Card(11, DIAMONDS)
 
 
 @dataclass(frozen=True)
@@ -310,22 +354,149 @@ def parse_cards(cards: Iterable[str | Card], letters: CardLetters | None = None)
     return tuple(parsed)
 
 
-# --- Scoring settings -------------------------------------------------------
+# --- House rules ------------------------------------------------------------
+
+
+class Direction(str, enum.Enum):
+    """Which way cards are passed (R5); left is the next seat clockwise (R1).
+
+    ``ACROSS`` (to the seat halfway round) and ``HOLD`` (no passing) exist
+    only under a house rule.
+    """
+
+    LEFT = "left"
+    RIGHT = "right"
+    ACROSS = "across"
+    HOLD = "hold"
+
+    def __repr__(self) -> str:
+        return f"Direction.{self.name}"
+
+
+class MoonRule(str, enum.Enum):
+    """Which moon choices a game allows (R15): the shooter's choice, or one of them only."""
+
+    EITHER = "either"
+    SUBTRACT = "subtract"
+    ADD = "add"
+
+    def __repr__(self) -> str:
+        return f"MoonRule.{self.name}"
+
+
+class HouseRuleRefused(RuleError):
+    """A house rule with a value the app does not offer; ``name`` is the setting."""
+
+    def __init__(self, name: str, value: object):
+        super().__init__(f"the house rule {name} cannot be {value!r}")
+        self.name = name
+        self.value = value
+        self.rule = _RULE_REPLACED.get(name, "R14")
+
+
+# The seeds' rule each house rule replaces, as the rules page shows them side by side.
+_RULE_REPLACED = {
+    "moon_points": "R15", "moon_choice": "R15", "passing": "R5", "cards_passed": "R5",
+    "jack_of_diamonds": "R14",
+}
+MOON_POINTS_CHOICES = (26, 52)  # R15 (e): the seeds' 26, or the whole two-deck hand
+CARDS_PASSED_CHOICES = range(1, 6)
+JACK_OF_DIAMONDS_CHOICES = (0, -10)
+LONGEST_PASSING_CYCLE = 12
+JACKS_IN_HAND = 2  # R2: one J♦ a deck
 
 
 @dataclass(frozen=True)
 class Variant:
-    """The scoring settings of a game, as one value.
+    """The house rules of a game, as one value; the default is the seeds' game.
 
-    The default is the seeds' game; a house rule becomes another instance
-    passed where scores are computed, never a flag elsewhere in the code.
+    A house rule becomes another instance passed where the game is scored
+    and dealt, never a flag elsewhere in the code. ``passing`` is the cycle
+    of directions: hand N passes ``passing[(N - 1) % len(passing)]``.
     """
 
     heart_points: int = 1  # R14
     maria_points: int = 13  # R14
     moon_points: int = 26  # R15
+    moon_choice: MoonRule = MoonRule.EITHER  # R15
+    passing: tuple[Direction, ...] = (Direction.LEFT, Direction.RIGHT)  # R5
+    cards_passed: int = 3  # R5
+    jack_of_diamonds: int = 0  # points for each J♦ taken; 0 in the seeds
+
+    def __post_init__(self):
+        try:
+            object.__setattr__(self, "moon_choice", MoonRule(self.moon_choice))
+        except ValueError:
+            raise HouseRuleRefused("moon_choice", self.moon_choice) from None
+        passing = self.passing
+        if isinstance(passing, (str, bytes)) or not isinstance(passing, Iterable):
+            raise HouseRuleRefused("passing", passing)
+        try:
+            passing = tuple(Direction(direction) for direction in passing)
+        except (TypeError, ValueError):
+            raise HouseRuleRefused("passing", self.passing) from None
+        if not 1 <= len(passing) <= LONGEST_PASSING_CYCLE:
+            raise HouseRuleRefused("passing", self.passing)
+        object.__setattr__(self, "passing", passing)
+        for name, allowed in (("moon_points", MOON_POINTS_CHOICES), ("cards_passed", CARDS_PASSED_CHOICES),
+                              ("jack_of_diamonds", JACK_OF_DIAMONDS_CHOICES)):
+            value = getattr(self, name)
+            if type(value) is not int or value not in allowed:
+                raise HouseRuleRefused(name, value)
+
+    @classmethod
+    def from_facts(cls, facts: Mapping[str, object]) -> Variant:
+        """The variant of the house rules as a game document writes them (``facts()``); missing ones are the seeds'."""
+        unknown = set(facts) - set(HOUSE_RULES)
+        if unknown:
+            raise HouseRuleRefused(sorted(unknown)[0], facts[sorted(unknown)[0]])
+        return cls(**facts)
+
+    def facts(self) -> dict[str, object]:
+        """The house rules as plain JSON-ready values."""
+        return {
+            "moon_points": self.moon_points, "moon_choice": self.moon_choice.value,
+            "passing": [direction.value for direction in self.passing],
+            "cards_passed": self.cards_passed, "jack_of_diamonds": self.jack_of_diamonds,
+        }
+
+    def changed(self) -> tuple[str, ...]:
+        """The names of the house rules where this game differs from the seeds."""
+        seeds = SEEDS.facts()
+        return tuple(name for name, value in self.facts().items() if value != seeds[name])
+
+    @property
+    def moons(self) -> tuple[Moon, ...]:
+        """The moon choices this game allows (R15)."""
+        if self.moon_choice is MoonRule.EITHER:
+            return (Moon.SUBTRACT, Moon.ADD)
+        return (Moon(self.moon_choice.value),)
+
+    def moon_for(self, moon: Moon | str | None, shooter: Hashable) -> Moon:
+        """The choice a shooter's hand scores by: ``moon``, or the only one allowed (R15).
+
+        Raises ``MoonChoiceNeeded`` when the table must choose, and
+        ``MoonNotAllowed`` for a choice this game's house rule forbids.
+        """
+        if moon is None:
+            if len(self.moons) == 1:
+                return self.moons[0]
+            raise MoonChoiceNeeded(shooter)
+        moon = Moon(moon)
+        if moon not in self.moons:
+            raise MoonNotAllowed(moon, self.moons[0])
+        return moon
+
+    def direction(self, hand_number: int, players: int) -> Direction:
+        """Which way hand ``hand_number`` passes at a table of ``players``: across is held when the count is odd."""
+        _check_hand_number(hand_number)
+        direction = self.passing[(hand_number - 1) % len(self.passing)]
+        if direction is Direction.ACROSS and players % 2:
+            return Direction.HOLD
+        return direction
 
 
+HOUSE_RULES = ("moon_points", "moon_choice", "passing", "cards_passed", "jack_of_diamonds")
 SEEDS = Variant()
 
 
@@ -334,31 +505,42 @@ SEEDS = Variant()
 
 @dataclass(frozen=True)
 class Taken:
-    """Hearts and Black Marias one player took in a hand (R14)."""
+    """Hearts and Black Marias one player took in a hand (R14), and J♦ where a house rule scores them."""
 
     hearts: int = 0
     marias: int = 0
+    jacks: int = 0
 
     def __post_init__(self):
-        for name in ("hearts", "marias"):
+        for name in ("hearts", "marias", "jacks"):
             if type(getattr(self, name)) is not int:
                 raise ValueError(f"{name} must be a whole number, not {getattr(self, name)!r}")
+
+    def __repr__(self) -> str:
+        jacks = f", jacks={self.jacks!r}" if self.jacks else ""
+        return f"Taken({self.hearts!r}, {self.marias!r}{jacks})"
 
     @property
     def points(self) -> int:
         """Points under the seeds' scoring: 1 a heart, 13 a Black Maria (R14)."""
-        return SEEDS.heart_points * self.hearts + SEEDS.maria_points * self.marias
+        return self.points_under(SEEDS)
+
+    def points_under(self, variant: Variant) -> int:
+        """Points under ``variant``'s scoring (R14 and its house rules)."""
+        return (variant.heart_points * self.hearts + variant.maria_points * self.marias
+                + variant.jack_of_diamonds * self.jacks)
 
     def __add__(self, other: Taken) -> Taken:
-        return Taken(self.hearts + other.hearts, self.marias + other.marias)
+        return Taken(self.hearts + other.hearts, self.marias + other.marias, self.jacks + other.jacks)
 
     @classmethod
-    def of_cards(cls, cards: Iterable[Card]) -> Taken:
-        """Count the hearts and Black Marias among some cards."""
+    def of_cards(cls, cards: Iterable[Card], jacks: bool = False) -> Taken:
+        """Count the hearts and Black Marias among some cards, and the J♦ if ``jacks``."""
         cards = list(cards)
         return cls(
             sum(card.is_heart for card in cards),
             sum(card.is_black_maria for card in cards),
+            sum(card == JACK_OF_DIAMONDS for card in cards) if jacks else 0,
         )
 
 
@@ -375,32 +557,40 @@ class Moon(str, enum.Enum):
         return f"Moon.{self.name}"
 
 
-def check_takings(taken: Mapping[Hashable, Taken]) -> Taken:
+def check_takings(taken: Mapping[Hashable, Taken], variant: Variant = SEEDS) -> Taken:
     """Validate one hand's takings and return what nobody collected (R13, R14).
 
     Raises ``MoreThanTheHandHolds`` for one player's count or the sum past
-    26 hearts or 2 Black Marias.
+    26 hearts, 2 Black Marias or (when J♦ score) 2 J♦, and ``JacksNotPlayed``
+    for J♦ counted in a game where they score nothing.
     """
     total = NOTHING
     for player, taking in taken.items():
         if not isinstance(taking, Taken):
             raise ValueError(f"{player!r}: expected Taken(hearts, marias), not {taking!r}")
-        if taking.hearts < 0 or taking.marias < 0:
-            raise ValueError(f"{player!r}: hearts and Black Marias cannot be negative")
-        if taking.hearts > HEARTS_IN_HAND:
-            raise MoreThanTheHandHolds("hearts", taking.hearts, HEARTS_IN_HAND, player)
-        if taking.marias > MARIAS_IN_HAND:
-            raise MoreThanTheHandHolds("marias", taking.marias, MARIAS_IN_HAND, player)
+        if taking.hearts < 0 or taking.marias < 0 or taking.jacks < 0:
+            raise ValueError(f"{player!r}: hearts, Black Marias and J♦ cannot be negative")
+        if taking.jacks and not variant.jack_of_diamonds:
+            raise JacksNotPlayed(player)
+        for what, count, most in _counted(taking):
+            if count > most:
+                raise MoreThanTheHandHolds(what, count, most, player)
         total += taking
-    if total.hearts > HEARTS_IN_HAND:
-        raise MoreThanTheHandHolds("hearts", total.hearts, HEARTS_IN_HAND)
-    if total.marias > MARIAS_IN_HAND:
-        raise MoreThanTheHandHolds("marias", total.marias, MARIAS_IN_HAND)
-    return Taken(HEARTS_IN_HAND - total.hearts, MARIAS_IN_HAND - total.marias)
+    for what, count, most in _counted(total):
+        if count > most:
+            raise MoreThanTheHandHolds(what, count, most)
+    jacks_left = JACKS_IN_HAND - total.jacks if variant.jack_of_diamonds else 0
+    return Taken(HEARTS_IN_HAND - total.hearts, MARIAS_IN_HAND - total.marias, jacks_left)
+
+
+def _counted(taken: Taken) -> tuple[tuple[str, int, int], ...]:
+    """What a hand holds of each kind that scores: (kind, count taken, most a hand holds) (R2, R14)."""
+    return (("hearts", taken.hearts, HEARTS_IN_HAND), ("marias", taken.marias, MARIAS_IN_HAND),
+            ("jacks", taken.jacks, JACKS_IN_HAND))
 
 
 def moon_shooter(taken: Mapping[Hashable, Taken]) -> Hashable | None:
-    """The player who took all 26 hearts and both Black Marias, if any (R15)."""
+    """The player who took all 26 hearts and both Black Marias, if any (R15); J♦ do not count towards it."""
     for player, taking in taken.items():
         if taking.hearts == HEARTS_IN_HAND and taking.marias == MARIAS_IN_HAND:
             return player
@@ -416,47 +606,46 @@ def score_hand(
 
     ``taken`` maps any key (seat, name, id) to ``Taken``. Fewer than 26
     hearts in all is legal: a reserved last trick leaves cards uncollected
-    (R13).
+    (R13). Under a house rule that allows one moon choice only, that one
+    is used when ``moon`` is None.
     """
-    check_takings(taken)
+    check_takings(taken, variant)
     moon = None if moon is None else Moon(moon)
     shooter = moon_shooter(taken)
     if shooter is None:
         if moon is not None:
             raise NoMoonShot()
-        return {
-            player: variant.heart_points * taking.hearts + variant.maria_points * taking.marias
-            for player, taking in taken.items()
-        }
-    if moon is None:
-        raise MoonChoiceNeeded(shooter)
-    # R15: nobody adds the hand's normal points, whichever the choice.
+        return {player: taking.points_under(variant) for player, taking in taken.items()}
+    moon = variant.moon_for(moon, shooter)
+    # R15: nobody adds the hand's normal points, whichever the choice; J♦ still score (house rule).
+    jacks = {player: variant.jack_of_diamonds * taking.jacks for player, taking in taken.items()}
     if moon is Moon.SUBTRACT:
-        return {player: -variant.moon_points if player == shooter else 0 for player in taken}
-    return {player: 0 if player == shooter else variant.moon_points for player in taken}
+        return {player: jacks[player] - (variant.moon_points if player == shooter else 0) for player in taken}
+    return {player: jacks[player] + (0 if player == shooter else variant.moon_points) for player in taken}
 
 
 def check_hand(
     taken: Sequence[Taken], moon: Moon | str | None = None, last_trick_reserved: bool = False,
+    variant: Variant = SEEDS,
 ) -> HandRecord:
     """A hand as a table reports it, checked and made a record (R13-R15).
 
     ``taken`` lists each seat's takings. Fewer than all hearts and Black
-    Marias is legal only when the table says the last trick was reserved
-    (R13, else ``CardsUnaccounted``). A shooter needs a moon choice
-    (``MoonChoiceNeeded``); a choice left over from an earlier count, with
-    nobody having shot the moon, is dropped.
+    Marias (and J♦, when they score) is legal only when the table says the
+    last trick was reserved (R13, else ``CardsUnaccounted``). A shooter needs
+    a moon choice (``MoonChoiceNeeded``) unless the house rule allows only
+    one, which the record then names; a choice left over from an earlier
+    count, with nobody having shot the moon, is dropped.
     """
     by_seat = dict(enumerate(taken))
-    uncollected = check_takings(by_seat)
+    uncollected = check_takings(by_seat, variant)
     if uncollected != NOTHING and not last_trick_reserved:
-        raise CardsUnaccounted(HEARTS_IN_HAND - uncollected.hearts, MARIAS_IN_HAND - uncollected.marias)
+        raise CardsUnaccounted(HEARTS_IN_HAND - uncollected.hearts, MARIAS_IN_HAND - uncollected.marias,
+                               JACKS_IN_HAND - uncollected.jacks if variant.jack_of_diamonds else None)
     shooter = moon_shooter(by_seat)
     if shooter is None:
         return HandRecord(tuple(taken))
-    if moon is None:
-        raise MoonChoiceNeeded(shooter)
-    return HandRecord(tuple(taken), Moon(moon))
+    return HandRecord(tuple(taken), variant.moon_for(moon, shooter))
 
 
 # --- Table: deal, dealer, passing ------------------------------------------
@@ -489,25 +678,17 @@ def deal(players: int) -> Deal:
     return Deal(players, DECK_SIZE // players, DECK_SIZE % players)
 
 
-class Direction(str, enum.Enum):
-    """Which way cards are passed (R5); left is the next seat clockwise (R1)."""
-
-    LEFT = "left"
-    RIGHT = "right"
-
-    def __repr__(self) -> str:
-        return f"Direction.{self.name}"
-
-
 def _check_hand_number(hand_number: int) -> None:
     if type(hand_number) is not int or hand_number < 1:
         raise ValueError(f"hands are numbered from 1, not {hand_number!r}")
 
 
-def pass_direction(hand_number: int) -> Direction:
-    """Odd hands pass left, even hands right; there is no hold hand (R5)."""
-    _check_hand_number(hand_number)
-    return Direction.LEFT if hand_number % 2 else Direction.RIGHT
+def pass_direction(hand_number: int, variant: Variant = SEEDS, players: int = MIN_PLAYERS) -> Direction:
+    """The seeds' odd hands left, even hands right, no hold hand (R5); or the house rule's cycle.
+
+    An across hand at an odd count of ``players`` is played as a hold hand.
+    """
+    return variant.direction(hand_number, players)
 
 
 def _check_seat(seat: int, players: int, what: str = "seat") -> None:
@@ -525,11 +706,15 @@ def right_of(seat: int, players: int) -> int:
     return (seat - 1) % players
 
 
-def pass_to(seat: int, players: int, hand_number: int) -> int:
-    """The seat that ``seat`` passes its three cards to in a hand (R5)."""
-    if pass_direction(hand_number) is Direction.LEFT:
+def pass_to(seat: int, players: int, direction: Direction) -> int | None:
+    """The seat that ``seat`` passes its cards to (R5): None in a hold hand, halfway round across."""
+    if direction is Direction.LEFT:
         return left_of(seat, players)
-    return right_of(seat, players)
+    if direction is Direction.RIGHT:
+        return right_of(seat, players)
+    if direction is Direction.ACROSS and players % 2 == 0:
+        return (seat + players // 2) % players
+    return None
 
 
 def dealer_of(hand_number: int, first_dealer: int, players: int) -> int:
@@ -658,10 +843,12 @@ class HandPlay:
 
     Seats are 0..players-1 clockwise. ``kitty`` holds the face-down cards
     if the table knows them; empty means not known, and then the kitty adds
-    no points to its winner.
+    no points to its winner. Under ``variant``'s J♦ house rule the takings
+    count J♦ too.
     """
 
-    def __init__(self, players: int, leader: int, kitty: Sequence[str | Card] = ()):
+    def __init__(self, players: int, leader: int, kitty: Sequence[str | Card] = (), variant: Variant = SEEDS):
+        self.variant = variant
         self.deal = deal(players)
         _check_seat(leader, players, "the leader")
         if kitty and len(kitty) != self.deal.kitty:
@@ -678,7 +865,11 @@ class HandPlay:
         self.uncollected = NOTHING
 
     def __repr__(self) -> str:
-        return f"HandPlay({self.players!r}, {self.leader!r}, kitty={self.kitty!r})"
+        variant = "" if self.variant == SEEDS else f", variant={self.variant!r}"
+        return f"HandPlay({self.players!r}, {self.leader!r}, kitty={self.kitty!r}{variant})"
+
+    def _taken_of(self, cards: Iterable[Card]) -> Taken:
+        return Taken.of_cards(cards, jacks=bool(self.variant.jack_of_diamonds))
 
     @property
     def taken(self) -> dict[int, Taken]:
@@ -688,7 +879,7 @@ class HandPlay:
     @property
     def waiting(self) -> Taken:
         """Hearts and Black Marias in the reserved pile (kitty included) waiting for a winner."""
-        return Taken.of_cards(self._waiting)
+        return self._taken_of(self._waiting)
 
     @property
     def waiting_cards(self) -> tuple[Card, ...]:
@@ -711,7 +902,7 @@ class HandPlay:
     @property
     def reserved(self) -> Taken:
         """Hearts and Black Marias among the reserved cards waiting, as the table sees them face up (R11)."""
-        return Taken.of_cards(self.reserved_cards)
+        return self._taken_of(self.reserved_cards)
 
     @property
     def kitty_waiting(self) -> bool:
@@ -762,14 +953,14 @@ class HandPlay:
         winner = None
         if result.winner is not None:
             winner = (leader + result.winner) % self.players
-            collected = Taken.of_cards(self._waiting)
+            collected = self._taken_of(self._waiting)
             self._taken[winner] += collected  # R11, R12
             if self.kitty_taken_by is None:
                 self.kitty_taken_by = winner
             self._waiting.clear()
             self.leader = winner  # R10
         elif last:
-            self.uncollected = Taken.of_cards(self._waiting)  # R13
+            self.uncollected = self._taken_of(self._waiting)  # R13
             self._waiting.clear()  # collected by nobody: nothing waits after the hand
         # After a reserved trick, its leader leads again (R10).
         won = winner is not None
@@ -793,15 +984,48 @@ def _check_copies(cards: Sequence[Card], seen: Counter | None = None) -> Counter
 
 @dataclass(frozen=True)
 class HandRecord:
-    """The facts of one recorded hand: each seat's takings and any moon choice."""
+    """The facts of one recorded hand: each seat's takings, in its seating's order, and any moon choice."""
 
     taken: tuple[Taken, ...]
     moon: Moon | None = None
 
 
 @dataclass(frozen=True)
+class Leave:
+    """Player ``player`` (a roster number) leaves the table before hand ``before_hand``."""
+
+    before_hand: int
+    player: int
+
+
+@dataclass(frozen=True)
+class Join:
+    """A new player sits down before hand ``before_hand``, at place ``at`` (0-based) of the
+    seating the changes before it left, with ``start`` points.
+
+    ``player`` is their roster number: the players of hand 1 are 0 to n-1 in
+    their seating order, and each joiner takes the next number.
+    """
+
+    before_hand: int
+    player: int
+    at: int
+    start: int
+
+
+SeatChange = Join | Leave
+
+
+@dataclass(frozen=True)
 class HandSummary:
-    """One recorded hand with everything derived from it."""
+    """One recorded hand with everything derived from it.
+
+    Players are roster numbers. ``seating`` lists who played the hand,
+    clockwise; ``taken`` follows it. ``points`` and ``totals`` are indexed by
+    roster number: None in ``points`` for who did not play the hand, in
+    ``totals`` for who had not joined yet. ``direction`` is how the hand
+    passed: a hold where the cycle said across at an odd table (``across_held``).
+    """
 
     number: int
     dealer: int
@@ -811,13 +1035,20 @@ class HandSummary:
     uncollected: Taken
     moon: Moon | None
     shooter: int | None
-    points: tuple[int, ...]
-    totals: tuple[int, ...]  # running totals after this hand
+    points: tuple[int | None, ...]
+    totals: tuple[int | None, ...]  # running totals after this hand
+    seating: tuple[int, ...] = ()
+    across_held: bool = False
+
+    @property
+    def seat_points(self) -> tuple[int, ...]:
+        """The points of the hand in seating order, as ``taken``."""
+        return tuple(self.points[player] for player in self.seating)
 
 
 @dataclass(frozen=True)
 class NextHand:
-    """The hand to deal next: who deals, who leads, which way to pass (R3-R5)."""
+    """The hand to deal next: who sits where, deals, leads, which way and how many to pass (R3-R5)."""
 
     number: int
     dealer: int
@@ -825,11 +1056,35 @@ class NextHand:
     direction: Direction
     cards_each: int
     kitty: int
+    seating: tuple[int, ...] = ()
+    across_held: bool = False
+    cards_passed: int = 3
+
+    @property
+    def passes(self) -> tuple[tuple[int, int], ...]:
+        """(giver, receiver) for every player, in seating order; none in a hold hand (R5)."""
+        players = len(self.seating)
+        pairs = []
+        for place, giver in enumerate(self.seating):
+            receiver = pass_to(place, players, self.direction)
+            if receiver is not None:
+                pairs.append((giver, self.seating[receiver]))
+        return tuple(pairs)
+
+    def place(self, player: int) -> int:
+        """Where ``player`` sits in this hand's seating (0-based, clockwise)."""
+        return self.seating.index(player)
 
 
 @dataclass(frozen=True)
 class Scoreboard:
-    """A game's state, derived from its recorded hands every time (R17)."""
+    """A game's state, derived from its recorded hands and seat changes every time (R17).
+
+    Players are roster numbers (``players`` of them: everyone who sat at the
+    table in this game). ``seating`` is who is at the table now (for the
+    next hand; the last hand's when the game is over); ``left_after`` maps
+    each player who left to the last hand they played.
+    """
 
     players: int
     target: int
@@ -837,6 +1092,13 @@ class Scoreboard:
     totals: tuple[int, ...]
     winners: tuple[int, ...]
     next_hand: NextHand | None
+    seating: tuple[int, ...] = ()
+    left_after: Mapping[int, int] = field(default_factory=dict)
+    variant: Variant = SEEDS
+
+    def __post_init__(self):
+        if not self.seating:
+            object.__setattr__(self, "seating", tuple(range(self.players)))
 
     @property
     def over(self) -> bool:
@@ -844,15 +1106,15 @@ class Scoreboard:
 
     @property
     def lowest(self) -> int:
-        return min(self.totals)
+        """The lowest total among the players at the table (R16)."""
+        return min(self.totals[player] for player in self.seating)
 
     @property
     def standings(self) -> tuple[tuple[int, int], ...]:
-        """(place, seat) from the lowest total up; equal totals share a place (R16)."""
-        order = sorted(range(self.players), key=lambda seat: (self.totals[seat], seat))
-        return tuple(
-            (1 + sum(total < self.totals[seat] for total in self.totals), seat) for seat in order
-        )
+        """(place, player) from the lowest total up, players at the table only; equal totals share a place (R16)."""
+        present = [self.totals[player] for player in self.seating]
+        order = sorted(self.seating, key=lambda player: (self.totals[player], self.seating.index(player)))
+        return tuple((1 + sum(total < self.totals[player] for total in present), player) for player in order)
 
 
 def check_target(target: int) -> int:
@@ -862,14 +1124,86 @@ def check_target(target: int) -> int:
     return target
 
 
-def next_hand(number: int, first_dealer: int, players: int) -> NextHand:
-    """Dealer, first leader, passing and the deal for hand ``number`` (R3-R5)."""
-    dealer = dealer_of(number, first_dealer, players)
+def next_dealer(dealer: int, before: Sequence[int], after: Sequence[int]) -> int:
+    """Who deals after ``dealer`` dealt at seating ``before``, now the seating is ``after`` (R4).
+
+    The deal passes to the next player clockwise from the last dealer in the
+    new seating; if the dealer left, to the first player clockwise from
+    their old place who played the last hand and is still at the table.
+    Should nobody of the last hand remain, the first place deals.
+    """
+    if dealer in after:
+        return after[(after.index(dealer) + 1) % len(after)]
+    place = before.index(dealer)
+    for step in range(1, len(before)):
+        candidate = before[(place + step) % len(before)]
+        if candidate in after:
+            return candidate
+    return after[0]
+
+
+def _upcoming(number: int, dealer: int, seating: tuple[int, ...], variant: Variant) -> NextHand:
+    """Dealer, first leader, passing and the deal for hand ``number`` at ``seating`` (R3-R5)."""
+    players = len(seating)
     the_deal = deal(players)
-    return NextHand(
-        number, dealer, first_leader(dealer, players), pass_direction(number),
-        the_deal.cards_each, the_deal.kitty,
-    )
+    leader = seating[left_of(seating.index(dealer), players)]
+    direction = variant.direction(number, players)
+    across_held = direction is not variant.passing[(number - 1) % len(variant.passing)]
+    return NextHand(number, dealer, leader, direction, the_deal.cards_each, the_deal.kitty,
+                    seating, across_held, variant.cards_passed)
+
+
+def _seat(change: SeatChange, seating: list[int], roster: int, totals: list[int | None],
+          left_after: dict[int, int], target: int) -> int:
+    """Apply one seat change to ``seating`` (and the joiner's start to ``totals``); return the roster size (R1)."""
+    if isinstance(change, Leave):
+        if change.player not in seating:
+            raise SeatingRefused("absent", change)
+        if len(seating) == MIN_PLAYERS:
+            raise SeatingRefused("short", change)
+        seating.remove(change.player)
+        left_after[change.player] = change.before_hand - 1
+        return roster
+    if change.player != roster:
+        raise ValueError(f"the next joiner is roster number {roster}, not {change.player!r}")
+    if len(seating) == MAX_PLAYERS:
+        raise SeatingRefused("full", change)
+    if type(change.at) is not int or not 0 <= change.at <= len(seating):
+        raise SeatingRefused("place", change)
+    if type(change.start) is not int or change.start >= target:
+        raise SeatingRefused("start", change)
+    seating.insert(change.at, change.player)
+    totals.append(change.start)
+    return roster + 1
+
+
+def seatings(players: int, changes: Sequence[SeatChange], hands: int, target: int) -> tuple[tuple[int, ...], ...]:
+    """Who sits where (roster numbers, clockwise) for hands 1 to ``hands`` + 1, after ``changes`` (R1).
+
+    Raises ``SeatingRefused`` as ``score_game`` does, except for a change
+    after the game is over, which only scoring can tell.
+    """
+    _check_changes(changes, hands)
+    seating = list(range(check_players(players)))
+    roster, totals, pending = players, [0] * players, list(changes)
+    found = []
+    for number in range(1, hands + 2):
+        while pending and pending[0].before_hand == number:
+            roster = _seat(pending.pop(0), seating, roster, totals, {}, target)
+        found.append(tuple(seating))
+    return tuple(found)
+
+
+def _check_changes(changes: Sequence[SeatChange], hands: int) -> None:
+    """Seat changes come in the order made, from before hand 2 to before the next hand (R1)."""
+    numbers = [change.before_hand for change in changes]
+    if not all(type(number) is int for number in numbers) or numbers != sorted(numbers):
+        raise ValueError("seat changes are listed in the order they were made, hand by hand")
+    for change in changes:
+        if change.before_hand < 2:
+            raise SeatingRefused("first_hand", change)
+        if change.before_hand > hands + 1:
+            raise SeatingRefused("unplayed", change)
 
 
 def score_game(
@@ -878,38 +1212,85 @@ def score_game(
     target: int,
     hands: Sequence[HandRecord],
     variant: Variant = SEEDS,
+    changes: Sequence[SeatChange] = (),
 ) -> Scoreboard:
-    """Derive totals, dealers, passing, the verdict and the next hand (R3-R5, R14-R17).
+    """Derive totals, seating, dealers, passing, the verdict and the next hand (R1, R3-R5, R14-R17).
+
+    ``players`` sit down for hand 1 as roster numbers 0 to players-1;
+    ``changes`` (in the order they were made, by ``before_hand``) seat
+    joiners and see leavers off between hands, from before hand 2 up to
+    before the next hand. A player who left keeps their total but no longer
+    deals, passes, ends the game or wins.
 
     Raises ``MoonChoiceNeeded`` or ``ValueError`` for a hand that cannot be
-    scored, and ``HandAfterGameOver`` when hands follow the one that ended
-    the game.
+    scored, ``SeatingRefused`` for a change the table cannot make, and
+    ``HandAfterGameOver`` when hands follow the one that ended the game.
     """
     check_players(players)
     _check_seat(first_dealer, players, "the first dealer")
     check_target(target)
-    totals = (0,) * players
-    summaries = []
-    for number, record in enumerate(hands, start=1):
-        if winners(totals, target):
+    _check_changes(changes, len(hands))
+    pending = list(changes)
+    seating = list(range(players))
+    roster = players
+    totals: list[int | None] = [0] * players
+    left_after: dict[int, int] = {}
+    summaries: list[HandSummary] = []
+    dealer = first_dealer
+    over: list[int] = []
+    for number in range(1, len(hands) + 2):
+        before = tuple(seating)
+        while pending and pending[0].before_hand == number:
+            change = pending.pop(0)
+            if over:
+                raise SeatingRefused("game_over", change)
+            roster = _seat(change, seating, roster, totals, left_after, target)
+        if number > 1:
+            dealer = next_dealer(dealer, before, seating)
+        if number == len(hands) + 1:
+            break
+        if over:
             raise HandAfterGameOver(number - 1, len(hands))
-        if len(record.taken) != players:
-            raise ValueError(f"hand {number} has takings for {len(record.taken)} seats, not {players}")
-        taken = dict(enumerate(record.taken))
-        uncollected = check_takings(taken)
-        moon = None if record.moon is None else Moon(record.moon)
-        points_by_seat = score_hand(taken, moon, variant)
-        points = tuple(points_by_seat[seat] for seat in range(players))
-        totals = tuple(total + point for total, point in zip(totals, points))
-        upcoming = next_hand(number, first_dealer, players)
-        summaries.append(HandSummary(
-            number, upcoming.dealer, upcoming.leader, upcoming.direction,
-            tuple(record.taken), uncollected, moon,
-            moon_shooter(taken) if moon else None, points, totals,
-        ))
-    won = tuple(winners(totals, target))
-    coming = None if won else next_hand(len(hands) + 1, first_dealer, players)
-    return Scoreboard(players, target, tuple(summaries), totals, won, coming)
+        summary = _scored_hand(hands[number - 1], _upcoming(number, dealer, tuple(seating), variant),
+                               totals, variant)
+        summaries.append(summary)
+        totals = list(summary.totals)
+        over = winners({player: totals[player] for player in seating}, target)
+    final = tuple(totals)
+    coming = None if over else _upcoming(len(hands) + 1, dealer, tuple(seating), variant)
+    # Hands before a join have no place for the joiner yet: every hand lists the whole roster.
+    summaries = [_padded(summary, roster) for summary in summaries]
+    return Scoreboard(roster, target, tuple(summaries), final, tuple(over), coming,
+                      tuple(seating), left_after, variant)
+
+
+def _padded(summary: HandSummary, roster: int) -> HandSummary:
+    missing = (None,) * (roster - len(summary.points))
+    if not missing:
+        return summary
+    return replace(summary, points=summary.points + missing, totals=summary.totals + missing)
+
+
+def _scored_hand(record: HandRecord, hand: NextHand, totals: list[int | None], variant: Variant) -> HandSummary:
+    """One recorded hand scored at its seating (R14, R15), with the running totals after it."""
+    seats = len(hand.seating)
+    if len(record.taken) != seats:
+        raise ValueError(f"hand {hand.number} has takings for {len(record.taken)} seats, not {seats}")
+    taken = dict(enumerate(record.taken))
+    uncollected = check_takings(taken, variant)
+    points_by_place = score_hand(taken, record.moon, variant)
+    shooter = moon_shooter(taken)
+    moon = None if shooter is None else variant.moon_for(record.moon, shooter)
+    points: list[int | None] = [None] * len(totals)
+    after = list(totals)
+    for place, player in enumerate(hand.seating):
+        points[player] = points_by_place[place]
+        after[player] += points_by_place[place]
+    return HandSummary(
+        hand.number, hand.dealer, hand.leader, hand.direction, tuple(record.taken), uncollected, moon,
+        None if shooter is None else hand.seating[shooter], tuple(points), tuple(after),
+        hand.seating, hand.across_held,
+    )
 
 
 def winners(totals: Mapping[Hashable, int] | Sequence[int], target: int) -> list:
@@ -924,3 +1305,33 @@ def winners(totals: Mapping[Hashable, int] | Sequence[int], target: int) -> list
         return []
     lowest = min(by_player.values())
     return [player for player, total in by_player.items() if total == lowest]
+
+
+# --- A player joining: the total they start with ---------------------------------
+
+
+class StartRule(str, enum.Enum):
+    """How the table picks a joiner's starting total: joining late should be no advantage by default."""
+
+    HIGHEST = "highest"  # the highest total among the players at the table
+    AVERAGE = "average"  # their average, rounded up
+    ZERO = "zero"
+    TYPED = "typed"  # a number the table agrees
+
+    def __repr__(self) -> str:
+        return f"StartRule.{self.name}"
+
+
+def starting_total(board: Scoreboard, rule: StartRule | str, typed: int | None = None) -> int:
+    """The total a player joining now starts with, under ``rule`` (``typed`` for ``StartRule.TYPED``)."""
+    rule = StartRule(rule)
+    present = [board.totals[player] for player in board.seating]
+    if rule is StartRule.HIGHEST:
+        return max(present)
+    if rule is StartRule.AVERAGE:
+        return -(-sum(present) // len(present))  # rounded up, also below zero
+    if rule is StartRule.ZERO:
+        return 0
+    if type(typed) is not int:
+        raise ValueError(f"a typed starting total is a whole number, not {typed!r}")
+    return typed

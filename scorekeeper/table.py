@@ -17,6 +17,7 @@ Views and commands never commit: ``grep -rn commit scorekeeper`` finds
 only this module.
 """
 
+import json
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -27,7 +28,19 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
 from . import rendered, rules
-from .models import Change, Game, Hand, Player, Taking, Trick, TrickLog, cards_text, db
+from .models import (
+    Change,
+    Game,
+    Hand,
+    Player,
+    SeatChange,
+    Taking,
+    Trick,
+    TrickLog,
+    cards_text,
+    db,
+    variant_columns,
+)
 
 # --- Errors ------------------------------------------------------------------
 
@@ -42,6 +55,14 @@ class UndoRefused(Exception):
     def __init__(self, line):
         super().__init__(f"change {line.change.id} cannot be undone now")
         self.line = line
+
+
+class NameTaken(Exception):
+    """A joiner's name is already a player's in this game (who may have left): names stay unique."""
+
+    def __init__(self, name):
+        super().__init__(f"{name!r} already plays or played in this game")
+        self.name = name
 
 
 class KittyNeeded(Exception):
@@ -66,7 +87,11 @@ class PlayedLog:
 
 @dataclass(frozen=True)
 class GameFacts:
-    """Everything a new or imported game is made of, already checked (R1, R4, R16)."""
+    """Everything a new or imported game is made of, already checked (R1, R4, R16).
+
+    ``names`` is the roster: hand 1's seating, then each joiner in the order
+    of ``seat_changes`` (engine ``Join`` and ``Leave`` values).
+    """
 
     name: str
     target: int
@@ -74,6 +99,16 @@ class GameFacts:
     names: tuple[str, ...]
     hands: tuple[rules.HandRecord, ...] = ()
     logs: tuple[PlayedLog | None, ...] = ()  # one a hand, None where it was not played trick by trick
+    variant: rules.Variant = rules.SEEDS
+    seat_changes: tuple[rules.SeatChange, ...] = ()
+
+    @property
+    def starting_players(self):
+        return len(self.names) - sum(isinstance(change, rules.Join) for change in self.seat_changes)
+
+    def scoreboard(self):
+        return rules.score_game(self.starting_players, self.first_dealer, self.target, self.hands,
+                                self.variant, self.seat_changes)
 
 
 # --- One transaction, one claim ---------------------------------------------------
@@ -137,9 +172,9 @@ def _contention(error):
 # --- Games -------------------------------------------------------------------------
 
 
-def new_game(name, target, first_dealer, names):
-    """Create a game: players clockwise from seat 0, the first dealer's seat, the target (R1, R4, R16)."""
-    return import_game(GameFacts(name, target, first_dealer, tuple(names)))
+def new_game(name, target, first_dealer, names, variant=rules.SEEDS):
+    """Create a game: players clockwise from seat 0, the first dealer, the target, the house rules (R1, R4, R16)."""
+    return import_game(GameFacts(name, target, first_dealer, tuple(names), variant=variant))
 
 
 def import_game(facts):
@@ -160,12 +195,12 @@ def restore_backup(games_facts):
 
 def _checked_game(facts):
     """``facts`` with a name, if the engine accepts the table, target and hands (R1, R4, R16)."""
-    rules.check_players(len(facts.names))
+    rules.check_players(facts.starting_players)
     rules.check_target(facts.target)
-    rules.score_game(len(facts.names), facts.first_dealer, facts.target, facts.hands)
-    for log in facts.logs:
+    board = facts.scoreboard()
+    for log, hand in zip(facts.logs, board.hands):
         if log is not None:
-            check_log(log, len(facts.names))
+            check_log(log, len(hand.seating), facts.variant)
     return replace(facts, name=facts.name.strip() or date.today().isoformat())
 
 
@@ -176,20 +211,23 @@ def _insert_game(facts):
     cost most of the import, as plain inserts a small part of it.
     """
     game = Game(name=facts.name, target=facts.target, first_dealer=facts.first_dealer,
-                last_hand_key=len(facts.hands))
+                last_hand_key=len(facts.hands), **variant_columns(facts.variant))
     db.session.add(game)
     db.session.flush()
     db.session.execute(insert(Player), [
         {"game_id": game.id, "seat": seat, "name": name} for seat, name in enumerate(facts.names)])
+    if facts.seat_changes:
+        db.session.execute(insert(SeatChange), [
+            {"game_id": game.id, **_seat_change_columns(change)} for change in facts.seat_changes])
     if not facts.hands:
         return game
     hand_ids = _inserted(Hand, [
         {"game_id": game.id, "number": number, "key": number,
          "moon": None if record.moon is None else record.moon.value,
-         **_uncollected_columns(record)}
+         **_uncollected_columns(record, facts.variant)}
         for number, record in enumerate(facts.hands, start=1)])
     db.session.execute(insert(Taking), [
-        {"hand_id": hand_id, "seat": seat, "hearts": taken.hearts, "marias": taken.marias}
+        {"hand_id": hand_id, "seat": seat, "hearts": taken.hearts, "marias": taken.marias, "jacks": taken.jacks}
         for hand_id, record in zip(hand_ids, facts.hands) for seat, taken in enumerate(record.taken)])
     played = [(hand_id, log) for hand_id, log in zip(hand_ids, facts.logs) if log is not None]
     if played:
@@ -210,18 +248,29 @@ def _inserted(model, rows):
     return db.session.execute(insert(model).returning(model.id, sort_by_parameter_order=True), rows).scalars().all()
 
 
-def _uncollected_columns(record):
+def _uncollected_columns(record, variant):
     """What nobody collected in a hand (R13), as its row holds it."""
-    left = _uncollected(record)
-    return {"uncollected_hearts": left.hearts, "uncollected_marias": left.marias}
+    left = _uncollected(record, variant)
+    return {"uncollected_hearts": left.hearts, "uncollected_marias": left.marias, "uncollected_jacks": left.jacks}
+
+
+def _seat_change_columns(change):
+    """An engine ``Join`` or ``Leave`` as a ``SeatChange`` row's columns."""
+    if isinstance(change, rules.Join):
+        return {"kind": "join", "before_hand": change.before_hand, "player": change.player,
+                "at": change.at, "start": change.start}
+    return {"kind": "leave", "before_hand": change.before_hand, "player": change.player, "at": None, "start": None}
 
 
 # --- Hands -------------------------------------------------------------------------
 
 
 def record_hand(game, taken, moon, last_trick_reserved, based_on):
-    """Record the next hand (R13-R16); a hand played trick by trick keeps its tricks."""
-    record = rules.check_hand(taken, moon, last_trick_reserved)
+    """Record the next hand (R13-R16); a hand played trick by trick keeps its tricks.
+
+    ``taken`` follows the next hand's seating.
+    """
+    record = rules.check_hand(taken, moon, last_trick_reserved, game.variant)
     game.scoreboard(game.records() + [record])
     with _writing(game, based_on):
         hand = _new_hand(game, len(game.hands) + 1, record)
@@ -238,7 +287,7 @@ def record_hand(game, taken, moon, last_trick_reserved, based_on):
 def correct_hand(game, number, taken, moon, last_trick_reserved, based_on):
     """Correct hand ``number``; everything derived follows and the trail keeps the old facts (R17)."""
     hand = game.hands[number - 1]
-    record = rules.check_hand(taken, moon, last_trick_reserved)
+    record = rules.check_hand(taken, moon, last_trick_reserved, game.variant)
     before = hand.record()
     if record == before:
         # Nothing to write, but a stale form is still refused. The revision is
@@ -251,21 +300,123 @@ def correct_hand(game, number, taken, moon, last_trick_reserved, based_on):
     records[number - 1] = record
     game.scoreboard(records)
     with _writing(game, based_on):
-        _set_facts(hand, record)
+        _set_facts(hand, record, game.variant)
         _trail(game, "correct", hand, before=before, after=record)
     return hand
 
 
 def remove_hand(game, number, based_on):
-    """Remove hand ``number``; later hands move up one; the trail keeps it, tricks too (R17)."""
+    """Remove hand ``number``; later hands move up one, and so do the seat changes after it;
+    the trail keeps it, tricks too, and which seat changes moved (R17)."""
     hand = game.hands[number - 1]
     records = game.records()
     del records[number - 1]
-    game.scoreboard(records)
+    moving = _seat_changes_after(game, number)
+    game.scoreboard(records, changes=_moved_up(game, moving))
     previous = game.hands[number - 2].key if number > 1 else None
     with _writing(game, based_on):
-        _trail(game, "remove", hand, before=hand.record(), trick_log=hand.trick_log, after_key=previous)
+        _trail(game, "remove", hand, before=hand.record(), trick_log=hand.trick_log, after_key=previous,
+               moved=[change.id for change in moving])
         _remove_row(game, hand)
+
+
+def _seat_changes_after(game, number):
+    """The seat changes that follow hand ``number``: they move up one with the hands after it."""
+    return [change for change in game.seat_changes if change.before_hand > number]
+
+
+def _moved_up(game, moving):
+    """The game's seat changes as engine values, those in ``moving`` one hand earlier."""
+    return [replace(change.value(), before_hand=change.before_hand - 1) if change in moving else change.value()
+            for change in game.seat_changes]
+
+
+# --- House rules and a changing table ---------------------------------------------------
+
+
+def change_house_rules(game, variant, based_on):
+    """Play the game under other house rules from now on and through every recorded hand (R17).
+
+    Refused (a ``rules.RuleError``) when a recorded hand does not fit them,
+    e.g. J♦ counted where they no longer score.
+    """
+    before = game.variant
+    if variant == before:
+        return game
+    _check_hands_under(game, variant)
+    with _writing(game, based_on):
+        for column, value in variant_columns(variant).items():
+            setattr(game, column, value)
+        _trail_game(game, "rules", before=before.facts(), after=variant.facts())
+    return game
+
+
+def _check_hands_under(game, variant):
+    """Every recorded hand, scored under ``variant``; raises ``JacksFixed`` or ``HandDoesNotFit``."""
+    if game.hands and variant.jack_of_diamonds != game.variant.jack_of_diamonds:
+        raise JacksFixed()
+    for hand in game.hands:
+        record = hand.record()
+        try:
+            rules.score_hand(dict(enumerate(record.taken)), record.moon, variant)
+        except rules.RuleError as error:
+            raise HandDoesNotFit(hand.number, error) from None
+    game.scoreboard(variant=variant)
+
+
+class JacksFixed(Exception):
+    """The J♦ house rule changed once hands are recorded: they do not say who took the J♦ (or would lose it)."""
+
+
+class HandDoesNotFit(rules.RuleError):
+    """A recorded hand that other house rules would refuse: ``number`` and the engine's ``error``."""
+
+    def __init__(self, number, error):
+        super().__init__(f"hand {number}: {error}")
+        self.number = number
+        self.error = error
+        self.rule = error.rule
+
+
+def seat_player(game, name, at, start, based_on):
+    """A player joins before the next hand, at place ``at`` of the seating as it stands, with ``start`` points (R1).
+
+    ``start`` is a total or a ``rules.StartRule``; raises ``NameTaken`` for
+    a name already in the game and ``rules.SeatingRefused`` for a table the
+    rules cannot seat.
+    """
+    name = name.strip()
+    if any(name.casefold() == taken.casefold() for taken in game.names):
+        raise NameTaken(name)
+    board = game.scoreboard()
+    if board.over:
+        raise rules.SeatingRefused("game_over", rules.Join(len(board.hands) + 1, len(game.names), at, 0))
+    if isinstance(start, (rules.StartRule, str)):
+        start = rules.starting_total(board, start)
+    join = rules.Join(len(board.hands) + 1, len(game.names), at, start)
+    game.scoreboard(changes=game.seat_change_values() + [join])
+    with _writing(game, based_on):
+        game.players.append(Player(seat=join.player, name=name))
+        change = SeatChange(**_seat_change_columns(join))
+        game.seat_changes.append(change)
+        db.session.flush()
+        _trail_seat(game, "join", change, name)
+    return join
+
+
+def see_off(game, player, based_on):
+    """Player ``player`` (a roster number) leaves before the next hand, keeping their total (R1)."""
+    board = game.scoreboard()
+    leave = rules.Leave(len(board.hands) + 1, player)
+    if board.over:
+        raise rules.SeatingRefused("game_over", leave)
+    game.scoreboard(changes=game.seat_change_values() + [leave])
+    with _writing(game, based_on):
+        change = SeatChange(**_seat_change_columns(leave))
+        game.seat_changes.append(change)
+        db.session.flush()
+        _trail_seat(game, "leave", change, game.names[player])
+    return leave
 
 
 # --- The trail and its undo ----------------------------------------------------------
@@ -305,21 +456,45 @@ def trail(game):
     undone_by = {change.undoes_id: change for change in newest_first if change.action == "undo"}
     hands = {hand.key: hand for hand in game.hands}
     newest_standing = {}  # hand key -> the newest standing entry that touched it, among those seen
+    newest_of_kind = {}  # "seat", "rules", "record" -> the newest standing entry of that kind seen
     lines = []
     for change in newest_first:
         if change.action == "undo" or change.id in undone_by:
             lines.append(TrailLine(change, undone_by.get(change.id)))
+        elif change.action in GAME_ACTIONS:
+            lines.append(_game_line(change, newest_of_kind, len(game.hands)))
+            newest_of_kind.setdefault(_kind(change), change)
         elif change.hand_key is None:
             lines.append(TrailLine(change, legacy=True))
         else:
             touched = _touched(change)
             later = [newest_standing[key] for key in touched if key in newest_standing]
             blocker = max(later, key=lambda entry: entry.id, default=None)
+            if change.action == "remove" and blocker is None:
+                blocker = newest_of_kind.get("seat")  # the seat changes it moved must be where it left them
             moved = blocker is None and not _still_holds(change, hands)
             lines.append(TrailLine(change, blocked_by=blocker, moved=moved))
             for key in touched:
                 newest_standing.setdefault(key, change)
+            if change.action == "record":
+                newest_of_kind.setdefault("record", change)
     return lines
+
+
+GAME_ACTIONS = ("join", "leave", "rules")  # trail entries about the game rather than one hand
+
+
+def _kind(change):
+    return "rules" if change.action == "rules" else "seat"
+
+
+def _game_line(change, newest_of_kind, hands):
+    """A seat change's or a house rules' entry: undone newest first; a seat change only before its hand is played."""
+    blocker = newest_of_kind.get(_kind(change))
+    if blocker is None and change.action != "rules" and change.hand_number <= hands:
+        blocker = newest_of_kind.get("record")
+    moved = blocker is None and change.action != "rules" and change.hand_number <= hands
+    return TrailLine(change, blocked_by=blocker, moved=moved)
 
 
 def _touched(change):
@@ -350,6 +525,8 @@ def undo(game, change_id, based_on):
     if not line.undoable:
         raise UndoRefused(line)
     change = line.change
+    if change.action in GAME_ACTIONS:
+        return _undo_game_change(game, change, based_on)
     records = game.records()
     if change.action == "remove":
         position = _position_after(game, change.after_key)
@@ -360,9 +537,16 @@ def undo(game, change_id, based_on):
             del records[hand.number - 1]
         else:
             records[hand.number - 1] = Change.record_of(change.before)
-    game.scoreboard(records)
+    moving = [] if change.action != "record" else _seat_changes_after(game, hand.number)
+    if change.action == "remove":
+        moved_back = _moved_back(game, change, position)
+        game.scoreboard(records, changes=[value for _row, value in moved_back])
+    else:
+        game.scoreboard(records, changes=_moved_up(game, moving))
     with _writing(game, based_on):
         if change.action == "remove":
+            for row, value in moved_back:
+                row.before_hand = value.before_hand
             _undo_removal(game, change, position)
         elif change.action == "record":
             _trail(game, "undo", hand, before=hand.record(), trick_log=hand.trick_log, undoes=change)
@@ -370,7 +554,44 @@ def undo(game, change_id, based_on):
         else:
             restored = Change.record_of(change.before)
             _trail(game, "undo", hand, before=hand.record(), after=restored, undoes=change)
-            _set_facts(hand, restored)
+            _set_facts(hand, restored, game.variant)
+    return change
+
+
+def _moved_back(game, removal, position):
+    """Each seat change with its place once a removed hand is back at ``position``: those the
+    removal moved up move down one again (no seat change came since: the trail sees to that)."""
+    moved = set(json.loads(removal.before).get("moved", ()))
+    back = []
+    for row in game.seat_changes:
+        value = row.value()
+        if row.id in moved:
+            value = replace(value, before_hand=value.before_hand + 1)
+        back.append((row, value))
+    return back
+
+
+def _undo_game_change(game, change, based_on):
+    """Undo a seat change (the joiner is gone again, or the leaver back) or a change of house rules."""
+    if change.action == "rules":
+        restored = rules.Variant.from_facts(json.loads(change.before))
+        _check_hands_under(game, restored)
+        with _writing(game, based_on):
+            for column, value in variant_columns(restored).items():
+                setattr(game, column, value)
+            _trail_game(game, "undo", before=json.loads(change.after), after=json.loads(change.before),
+                        undoes=change)
+        return change
+    seat_change_id = json.loads(change.after)["id"]
+    row = next(row for row in game.seat_changes if row.id == seat_change_id)
+    game.scoreboard(changes=[other.value() for other in game.seat_changes if other is not row])
+    with _writing(game, based_on):
+        _trail_game(game, "undo", hand_number=change.hand_number, before=json.loads(change.after),
+                    undoes=change)
+        game.seat_changes.remove(row)
+        if row.joins:
+            joiner = next(player for player in game.players if player.seat == row.player)
+            game.players.remove(joiner)
     return change
 
 
@@ -384,7 +605,7 @@ def _position_after(game, key):
 def _undo_removal(game, change, position):
     record = Change.record_of(change.before)
     hand = Hand(number=position + 1, key=change.hand_key)
-    _set_facts(hand, record)
+    _set_facts(hand, record, game.variant)
     _insert_row(game, hand)
     log = Change.trick_log_of(change.before)
     if log is not None:
@@ -404,8 +625,10 @@ def open_play(game):
     if board.over:
         return board, None, None
     log = game.trick_log
-    players = len(game.players)
-    play = log.replay(players) if log else rules.HandPlay(players, board.next_hand.leader)
+    upcoming = board.next_hand
+    players = len(upcoming.seating)
+    play = (log.replay(players, variant=board.variant) if log
+            else rules.HandPlay(players, upcoming.place(upcoming.leader), variant=board.variant))
     return board, log, play
 
 
@@ -429,7 +652,7 @@ def play_trick(game, cards, confirm, based_on):
     played = play.tricks[-1]
     with _writing(game, based_on):
         if log is None:
-            log = TrickLog(first_leader=board.next_hand.leader)
+            log = TrickLog(first_leader=board.next_hand.place(board.next_hand.leader))
             game.trick_logs.append(log)
         log.tricks.append(Trick(number=played.number, cards=cards_text(played.result.cards), confirmed=confirm))
     return play
@@ -441,9 +664,9 @@ def enter_kitty(game, cards, based_on):
     if play is None or not kitty_needed(log, play):
         return play
     if len(cards) != play.deal.kitty:
-        raise rules.KittySize(len(cards), play.deal.kitty, len(game.players))
+        raise rules.KittySize(len(cards), play.deal.kitty, play.players)
     kitty = rules.parse_cards(cards)
-    play = log.replay(len(game.players), kitty)
+    play = log.replay(play.players, kitty, board.variant)
     with _writing(game, based_on):
         log.kitty = cards_text(kitty)
     return play
@@ -460,19 +683,19 @@ def take_back_trick(game, based_on):
     return number
 
 
-# Logs found valid, with the table size: a log checked by the document reader (which words an
-# error hand by hand) is not replayed again on its way in. Weak: gone with the log.
+# Logs found valid, with the table size and house rules: a log checked by the document reader
+# (which words an error hand by hand) is not replayed again on its way in. Weak: gone with the log.
 _CHECKED_LOGS = weakref.WeakKeyDictionary()
 
 
-def check_log(log, players):
+def check_log(log, players, variant=rules.SEEDS):
     """Check a ``PlayedLog`` by playing it through the engine (R6-R13); raises a ``rules.RuleError``."""
-    if _CHECKED_LOGS.get(log) == players:
+    if _CHECKED_LOGS.get(log) == (players, variant):
         return
-    play = rules.HandPlay(players, log.first_leader, log.kitty)
+    play = rules.HandPlay(players, log.first_leader, log.kitty, variant)
     for cards, confirmed in log.tricks:
         play.play(cards, confirm=confirmed)
-    _CHECKED_LOGS[log] = players
+    _CHECKED_LOGS[log] = (players, variant)
 
 
 # --- Rows ----------------------------------------------------------------------------
@@ -481,17 +704,17 @@ def check_log(log, players):
 def _new_hand(game, number, record):
     game.last_hand_key = (game.last_hand_key or 0) + 1
     hand = Hand(number=number, key=game.last_hand_key)
-    _set_facts(hand, record)
+    _set_facts(hand, record, game.variant)
     return hand
 
 
-def _set_facts(hand, record):
-    hand.set_facts(record, _uncollected(record))
+def _set_facts(hand, record, variant):
+    hand.set_facts(record, _uncollected(record, variant))
 
 
-def _uncollected(record):
-    """What nobody collected in a hand: all its hearts and Black Marias less those taken (R13)."""
-    return rules.check_takings(dict(enumerate(record.taken)))
+def _uncollected(record, variant):
+    """What nobody collected in a hand: all its hearts and Black Marias (and J♦) less those taken (R13)."""
+    return rules.check_takings(dict(enumerate(record.taken)), variant)
 
 
 def _attach_log(game, hand, log):
@@ -499,20 +722,40 @@ def _attach_log(game, hand, log):
     game.trick_logs.append(log)
 
 
-def _trail(game, action, hand, before=None, after=None, trick_log=None, after_key=None, undoes=None):
+def _trail(game, action, hand, before=None, after=None, trick_log=None, after_key=None, undoes=None, moved=None):
+    before = Change.facts(before, trick_log)
+    if moved:
+        before = json.dumps({**json.loads(before), "moved": moved}, ensure_ascii=False)
     game.changes.append(Change(
         action=action, hand_number=hand.number, hand_key=hand.key, after_key=after_key,
         undoes_id=None if undoes is None else undoes.id,
-        before=Change.facts(before, trick_log), after=Change.facts(after),
+        before=before, after=Change.facts(after),
     ))
 
 
+def _trail_game(game, action, hand_number=0, before=None, after=None, undoes=None):
+    """A trail entry about the game rather than one hand: house rules, or a seat change (its facts as JSON)."""
+    game.changes.append(Change(
+        action=action, hand_number=hand_number, hand_key=None, after_key=None,
+        undoes_id=None if undoes is None else undoes.id,
+        before=None if before is None else json.dumps(before, ensure_ascii=False),
+        after=None if after is None else json.dumps(after, ensure_ascii=False),
+    ))
+
+
+def _trail_seat(game, action, change, name):
+    facts = {"id": change.id, "name": name, **_seat_change_columns(change.value())}
+    _trail_game(game, action, hand_number=change.before_hand, after=facts)
+
+
 def _remove_row(game, hand):
-    """Delete one hand (and its trick log); later hands move up one number.
+    """Delete one hand (and its trick log); later hands, and the seat changes after it, move up one number.
 
     Each move is flushed on its own, in an order that never puts two hands
     on one number, which the (game, number) unique index forbids.
     """
+    for change in _seat_changes_after(game, hand.number):
+        change.before_hand -= 1
     later = [other for other in game.hands if other.number > hand.number]
     if hand.trick_log is not None:
         game.trick_logs.remove(hand.trick_log)

@@ -47,10 +47,11 @@ def settle():
         except rules.RuleError as problem:
             error = describe(problem)
     seats = None
+    seated = _seated_now(game) if game is not None else None
     if game is not None and result is not None:
-        seats = [(leader + position) % len(game.players) for position in range(len(result.cards))]
+        seats = [(leader + position) % len(seated) for position in range(len(result.cards))]
     status = INVALID if error else 200
-    return render_template("tricks/settle.html", text=text, game=game, leader=leader,
+    return render_template("tricks/settle.html", text=text, game=game, leader=leader, seated=seated,
                            result=result, error=error, seats=seats), status
 
 
@@ -82,16 +83,21 @@ def _optional_game(game_id):
     return None if number is None else db.session.get(Game, number)
 
 
+def _seated_now(game):
+    """The names at the table now, in seating order: the next hand's players (the last hand's once over)."""
+    return game.names_of(game.scoreboard().seating)
+
+
 def _leader(game, seat_text):
     """The seat that led, from the form; by default whoever leads the game's next hand."""
     if game is None:
         return 0
-    players = len(game.players)
-    seat = whole_number(seat_text, most=players - 1)
+    board = game.scoreboard()
+    seat = whole_number(seat_text, most=len(board.seating) - 1)
     if seat is not None:
         return seat
-    upcoming = game.scoreboard().next_hand
-    return upcoming.leader if upcoming else 0
+    upcoming = board.next_hand
+    return upcoming.place(upcoming.leader) if upcoming else 0
 
 
 # --- Playing a hand trick by trick -----------------------------------------------
@@ -105,7 +111,7 @@ def play_hand(game_id):
     if play is None:
         flash(_("The game is over. Correct a hand if the result is wrong (R17)."), "warning")
         return redirect(url_for("games.table", game_id=game.id))
-    players = len(game.players)
+    players = play.players
     if request.method == "GET":
         form = TrickForm(data={"number": str(play.trick_number), "cards": [""] * players})
         return _play_page(game, board, log, play, form)
@@ -135,7 +141,7 @@ def play_hand(game_id):
     except table.Conflict as error:
         return _conflict(game_id, form, KittyForm(), error)
     except rules.RuleError as error:
-        form.problem = describe(error, game.names)
+        form.problem = describe(error, game.names_of(board.next_hand.seating))
         return _play_page(game, board, log, play, form), INVALID
     # The next trick's controls at the top of the screen, the last trick's verdict with them.
     return redirect(url_for("tricks.play_hand", game_id=game_id, _anchor="next-trick"))
@@ -149,7 +155,7 @@ def enter_kitty(game_id):
     if play is None or not table.kitty_needed(log, play):
         return redirect(url_for("tricks.play_hand", game_id=game.id))
     form = KittyForm(request.form)
-    trick_form = TrickForm(data={"number": str(play.trick_number), "cards": [""] * len(game.players)})
+    trick_form = TrickForm(data={"number": str(play.trick_number), "cards": [""] * play.players})
     if not form.validate():
         return _play_page(game, board, log, play, trick_form, form), INVALID
     if form.based_on() is None:
@@ -157,7 +163,7 @@ def enter_kitty(game_id):
     try:
         table.enter_kitty(game, rules.parse_cards(typed_cards(form.cards.data), card_letters()), form.based_on())
     except rules.RuleError as error:
-        form.problem = describe(error, game.names)
+        form.problem = describe(error, game.names_of(board.next_hand.seating))
         return _play_page(game, board, log, play, trick_form, form), INVALID
     except table.Conflict as error:
         return _conflict(game_id, trick_form, form, error)
@@ -189,7 +195,7 @@ def _conflict(game_id, form, kitty_form, error):
         return redirect(url_for("games.table", game_id=game_id))
     form.number.data = str(play.trick_number)
     form.revision.data = kitty_form.revision.data = str(game.revision)
-    form.seat_rows(len(game.players))
+    form.seat_rows(play.players)
     return _play_page(game, board, log, play, form, kitty_form, conflict=describe(error)), CONFLICT
 
 
@@ -202,6 +208,7 @@ def _kitty_first(game, board, log, play, form, error):
 def _play_page(game, board, log, play, form, kitty_form=None, conflict=None):
     return render_template(
         "tricks/play.html", game=game, board=board, log=log, play=play, form=form,
+        seated=game.names_of(board.next_hand.seating),
         kitty_form=kitty_form or KittyForm(), kitty_needed=table.kitty_needed(log, play),
         revision=form.revision.data or game.revision, conflict=conflict,
         seen={str(card): copies for card, copies in play.copies_seen.items()},
@@ -219,7 +226,10 @@ def hand_tricks(game_id, number):
         abort(404)
     hand = game.hands[number - 1]
     log = game.log_of(hand)
-    play = log.replay(len(game.players))
+    board = game.scoreboard()
+    seating = board.hands[number - 1].seating
+    play = log.replay(len(seating), variant=board.variant)
     recorded = hand.record().taken
-    matches = tuple(play.taken[seat] for seat in range(len(game.players))) == recorded
-    return render_template("tricks/log.html", game=game, hand=hand, log=log, play=play, matches=matches)
+    matches = tuple(play.taken[seat] for seat in range(len(seating))) == recorded
+    return render_template("tricks/log.html", game=game, hand=hand, log=log, play=play, matches=matches,
+                           seated=game.names_of(seating))

@@ -242,8 +242,8 @@ def test_odd_hands_pass_left_and_even_hands_pass_right_with_no_hold_hand():
 def test_passing_left_goes_to_the_next_seat_clockwise_and_right_to_the_previous():
     players = 7
 
-    left = [pass_to(seat, players, 1) for seat in range(players)]
-    right = [pass_to(seat, players, 2) for seat in range(players)]
+    left = [pass_to(seat, players, Direction.LEFT) for seat in range(players)]
+    right = [pass_to(seat, players, Direction.RIGHT) for seat in range(players)]
 
     assert left == [1, 2, 3, 4, 5, 6, 0]
     assert right == [6, 0, 1, 2, 3, 4, 5]
@@ -749,7 +749,7 @@ def test_a_house_variant_changes_the_points_where_the_game_is_scored():
 
     board = score_game(6, first_dealer=0, target=150, hands=hands, variant=Variant(heart_points=2, maria_points=10))
 
-    assert Variant() == Variant(1, 13, 26)
+    assert Variant() == Variant(1, 13, 26) == rules.SEEDS
     assert board.totals[0] == 18
 
 

@@ -1,0 +1,109 @@
+"""A changing table and a game's own rules: players who join or leave between hands (R1),
+and the house rules a game keeps (R5, R14, R15).
+
+Views read the form, call the one function of ``table`` for the change,
+word the error it may raise, and redirect.
+"""
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+
+from . import rules, table
+from .access import is_scorer, load_game
+from .explain import describe, house_rule
+from .forms import GameRulesForm, HouseRulesForm, JoinForm, LeaveForm
+from .hands import CONFLICT, INVALID
+from .i18n import _
+
+bp = Blueprint("seating", __name__)
+
+
+@bp.route("/games/<int:game_id>/seating", methods=["GET", "POST"])
+def seating(game_id):
+    """Who sits where for the next hand; a player joins at a chosen place (R1)."""
+    game = load_game(game_id, scorer=True)
+    if request.method == "GET":
+        return _seating_page(game, JoinForm(data={"revision": str(game.revision)}))
+    form = JoinForm(request.form)
+    if not form.validate():
+        return _seating_page(game, form), INVALID
+    if form.based_on() is None:
+        return _seating_page(game, form), INVALID
+    try:
+        join = table.seat_player(game, form.name.data, form.at.data, form.start_total(), form.based_on())
+    except (rules.RuleError, table.NameTaken) as error:
+        form.problem = describe(error, game.names)
+        return _seating_page(game, form), INVALID
+    except table.Conflict as error:
+        return _seating_conflict(game_id, form, error)
+    flash(_("%(name)s joins before hand %(number)d with %(points)d points.",
+            name=form.name.data, number=join.before_hand, points=join.start), "success")
+    return redirect(url_for("games.table", game_id=game_id))
+
+
+@bp.post("/games/<int:game_id>/seating/leave")
+def leave(game_id):
+    """A player leaves before the next hand, keeping their total (R1)."""
+    game = load_game(game_id, scorer=True)
+    form = LeaveForm(request.form)
+    join_form = JoinForm(data={"revision": str(game.revision)})
+    if not form.validate() or form.based_on() is None or form.player.data >= len(game.names):
+        join_form.problem = _("Choose who leaves.")
+        return _seating_page(game, join_form), INVALID
+    try:
+        left = table.see_off(game, form.player.data, form.based_on())
+    except rules.RuleError as error:
+        join_form.problem = describe(error, game.names)
+        return _seating_page(game, join_form), INVALID
+    except table.Conflict as error:
+        return _seating_conflict(game_id, join_form, error)
+    flash(_("%(name)s leaves after hand %(number)d and keeps %(points)d points.",
+            name=game.names[left.player], number=left.before_hand - 1,
+            points=game.scoreboard().totals[left.player]), "success")
+    return redirect(url_for("games.table", game_id=game_id))
+
+
+def _seating_page(game, form):
+    board = game.scoreboard()
+    starts = {} if board.over else {
+        rule.value: rules.starting_total(board, rule) for rule in (rules.StartRule.HIGHEST, rules.StartRule.AVERAGE)}
+    return render_template("games/seating.html", game=game, board=board, form=form, starts=starts,
+                           leave_form=LeaveForm(), revision=form.revision.data or game.revision)
+
+
+def _seating_conflict(game_id, form, error):
+    """The seating as it is now, with what was typed kept: another device wrote first (409)."""
+    game = load_game(game_id)
+    form.revision.data = str(game.revision)
+    form.problem = describe(error)
+    return _seating_page(game, form), CONFLICT
+
+
+@bp.route("/games/<int:game_id>/rules", methods=["GET", "POST"])
+def game_rules(game_id):
+    """The rules as this game plays them: its house rules beside the printed rule each replaces."""
+    game = load_game(game_id, scorer=request.method == "POST")
+    variant = game.variant
+    if request.method == "GET":
+        form = None
+        if is_scorer(game):
+            form = GameRulesForm(data={"revision": str(game.revision), "rules": HouseRulesForm.data_of(variant)})
+            form.rules.form.offer(variant)
+        return render_template("pages/rules.html", game=game, variant=variant, form=form)
+    form = GameRulesForm(request.form)
+    form.rules.form.offer(variant)
+    if not form.validate() or form.based_on() is None:
+        return render_template("pages/rules.html", game=game, variant=variant, form=form), INVALID
+    try:
+        table.change_house_rules(game, form.rules.form.variant(), form.based_on())
+    except (rules.RuleError, table.JacksFixed) as error:
+        return render_template("pages/rules.html", game=game, variant=variant, form=form,
+                               problem=describe(error, game.names)), INVALID
+    except table.Conflict as error:
+        game = load_game(game_id)
+        form.revision.data = str(game.revision)
+        return render_template("pages/rules.html", game=game, variant=game.variant, form=form,
+                               problem=describe(error)), CONFLICT
+    changed = game.variant.changed()
+    flash(_("House rules saved: %(rules)s.", rules="; ".join(house_rule(name, game.variant) for name in changed))
+          if changed else _("House rules saved: the printed rules, with no house rules."), "success")
+    return redirect(url_for("games.table", game_id=game_id))
