@@ -70,7 +70,7 @@ def score_chart(board, names):
     def y_of(total):
         return bottom - (bottom - TOP) * (total - low) / span
 
-    ends = _spread(sorted((y_of(board.totals[seat]), seat) for seat in range(board.players)))
+    ends = _spread(sorted((y_of(total), seat) for seat, total in enumerate(totals_by_hand[-1]) if total is not None))
     drawn = drawn_hands(totals_by_hand, board.target)
     lines = tuple(
         Line(
@@ -83,6 +83,7 @@ def score_chart(board, names):
             label_y=ends[seat],
         )
         for seat in range(board.players)
+        if totals_by_hand[-1][seat] is not None  # a player who has yet to play a hand has no line yet
     )
     step = max(1, round(span / 4 / 10) * 10) if span >= 20 else max(1, span // 4 or 1)
     first = (low // step) * step

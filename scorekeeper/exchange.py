@@ -190,7 +190,7 @@ def read_game(document, most_hands=None):
     if most_hands is not None and len(hands) > most_hands:
         raise DocumentError(_("A game to import may hold at most %(most)d hands; this one holds %(count)d.",
                               most=most_hands, count=len(hands)))
-    names += [change_name for change_name, _change in changes]
+    names += [joiner for joiner, _change in changes if joiner is not None]
     changes = [change for _name, change in changes]
     try:
         seatings = rules.seatings(starting, changes, len(hands), target)

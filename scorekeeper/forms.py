@@ -202,6 +202,14 @@ class HouseRulesForm(Form):
         if cycle not in PASSING_CYCLES:
             self.passing.choices = [*self.passing.choices, SelectChoice(cycle)]
 
+    @property
+    def variant_chosen(self):
+        """Whether the rules posted differ from the seeds' (the page keeps them in view)."""
+        try:
+            return self.variant() != rules.SEEDS
+        except (rules.RuleError, AttributeError, TypeError):
+            return False
+
     def variant(self):
         """The house rules chosen, as the engine's value (the form has validated)."""
         return rules.Variant(

@@ -33,7 +33,8 @@ def index():
     before = whole_number(request.args.get("before"))
     query = (
         db.select(Game)
-        .options(selectinload(Game.players), selectinload(Game.hands).joinedload(Hand.takings))
+        .options(selectinload(Game.players), selectinload(Game.hands).joinedload(Hand.takings),
+                 selectinload(Game.seat_changes))
         .order_by(Game.id.desc())
         .limit(GAMES_A_PAGE + 1)
     )
@@ -60,7 +61,8 @@ def new_game():
     if not form.validate():
         return render_template("games/new.html", form=form), INVALID
     try:
-        game = changes.new_game(form.name.data or "", form.target.data, form.first_dealer.data, form.names)
+        game = changes.new_game(form.name.data or "", form.target.data, form.first_dealer.data, form.names,
+                                form.rules.form.variant())
     except rules.TableSize as error:
         form.players.errors = [describe(error)]
         return render_template("games/new.html", form=form), INVALID
@@ -115,7 +117,7 @@ def table_page(game_id, scorer):
     game = load_shown_game(game_id)
     board = scoreboard(game)
     trail = trail_page(game, readonly=not scorer, newest=RECENT_CHANGES)
-    page = {"game": game, "board": board, "pass_to": rules.pass_to, "readonly": not scorer,
+    page = {"game": game, "board": board, "readonly": not scorer,
             "recent_hands": RECENT_HANDS, "chart": score_chart(board, game.names), **trail}
     if scorer and reachable_by_others():
         share = watch_url(game)

@@ -2,7 +2,6 @@
 
 from flask import Blueprint, abort, jsonify, render_template, request
 
-from . import rules
 from .access import load_shown_game
 from .games import table_page
 from .rendered import game_page, game_revision, scoreboard
@@ -37,4 +36,4 @@ def display(game_id):
 
 def display_page(game_id):
     game = load_shown_game(game_id)
-    return render_template("games/display.html", game=game, board=scoreboard(game), pass_to=rules.pass_to)
+    return render_template("games/display.html", game=game, board=scoreboard(game))

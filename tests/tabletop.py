@@ -173,19 +173,22 @@ def csrf_token(client, url):
     return hidden_fields(client, url)["csrf_token"]
 
 
-def game_form(names, first_dealer=0, target="150", name=""):
-    """The new-game form's fields for these players."""
+def game_form(names, first_dealer=0, target="150", name="", house_rules=None):
+    """The new-game form's fields for these players, and any ``house_rules`` (field name -> value)."""
     fields = {"name": name, "target": str(target), "first_dealer": str(first_dealer)}
+    fields.update({f"rules-{rule}": value for rule, value in (house_rules or {}).items()})
     fields.update({f"players-{seat}": player for seat, player in enumerate(names)})
     return fields
 
 
 def hand_form(taken, number, moon=None, reserved=False):
-    """The hand form's fields: ``taken`` is a list of (hearts, marias) in seat order."""
+    """The hand form's fields: ``taken`` is a list of (hearts, marias) or (hearts, marias, jacks) in seat order."""
     fields = {"number": str(number)}
-    for seat, (hearts, marias) in enumerate(taken):
+    for seat, (hearts, marias, *jacks) in enumerate(taken):
         fields[f"takings-{seat}-hearts"] = str(hearts)
         fields[f"takings-{seat}-marias"] = str(marias)
+        if jacks:
+            fields[f"takings-{seat}-jacks"] = str(jacks[0])
     if moon:
         fields["moon"] = moon
     if reserved:
@@ -193,9 +196,9 @@ def hand_form(taken, number, moon=None, reserved=False):
     return fields
 
 
-def create_game(client, names=SIX, first_dealer=0, target=150, name="Friday"):
+def create_game(client, names=SIX, first_dealer=0, target=150, name="Friday", house_rules=None):
     """Create a game through the form; return its id."""
-    fields = game_form(names, first_dealer, target, name)
+    fields = game_form(names, first_dealer, target, name, house_rules)
     fields["csrf_token"] = csrf_token(client, "/games/new")
     response = client.post("/games/new", data=fields)
     assert response.status_code == 302, response.get_data(as_text=True)

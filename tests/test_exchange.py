@@ -51,18 +51,22 @@ def test_export_follows_the_documented_format(client):
     document = response.get_json()
 
     assert response.headers["Content-Disposition"].startswith("attachment;")
-    assert document["format"] == FORMAT and document["version"] == 1
+    assert document["format"] == FORMAT and document["version"] == 2
     assert document["name"] == "Sexta-feira" and document["target"] == 100
+    assert document["rules"] == {"moon_points": 26, "moon_choice": "either", "passing": ["left", "right"],
+                                 "cards_passed": 3, "jack_of_diamonds": 0}
     assert document["players"] == SIX and document["first_dealer"] == 4
+    assert document["seat_changes"] == [] and document["left_after"] == {}
     assert document["hands"][1] == {
         "number": 2, "taken": [{"hearts": h, "marias": m} for h, m in MOON],
-        "uncollected": {"hearts": 0, "marias": 0}, "moon": "subtract",
-        "dealer": 5, "pass": "right", "points": [0, -26, 0, 0, 0, 0], "tricks": None,
+        "uncollected": {"hearts": 0, "marias": 0}, "moon": "subtract", "seating": SIX,
+        "dealer": SIX[5], "pass": "right", "points": [0, -26, 0, 0, 0, 0], "tricks": None,
     }
     assert document["hands"][2]["uncollected"] == {"hearts": 3, "marias": 1}
-    assert document["totals"] == [36, 10, 34, 47, 34, 31]
+    assert document["totals"] == dict(zip(SIX, [36, 10, 34, 47, 34, 31]))
     assert document["status"] == "open" and document["winners"] == []
-    assert document["next"] == {"number": 5, "dealer": 2, "leader": 3, "pass": "left", "cards_each": 17, "kitty": 2}
+    assert document["next"] == {"number": 5, "seating": SIX, "dealer": SIX[2], "leader": SIX[3], "pass": "left",
+                                "cards_passed": 3, "cards_each": 17, "kitty": 2}
 
 
 def test_in_every_hand_taken_plus_uncollected_make_a_full_hand(client):
@@ -86,7 +90,7 @@ def test_export_import_export_round_trip_is_identical(client):
 def test_import_recomputes_derived_fields_and_ignores_the_documents_values(client):
     document = exported(client, played_game(client))
     honest = json.loads(json.dumps(document))
-    document["totals"] = [0] * 6
+    document["totals"] = dict.fromkeys(SIX, 0)
     document["hands"][0]["points"] = [99] * 6
     document["status"] = "over"
     document["next"] = None
@@ -105,7 +109,7 @@ def test_finished_game_round_trips_with_its_winners(client):
 
     new_id = int(upload(client, json.dumps(original).encode()).headers["Location"].rsplit("/", 1)[1])
 
-    assert original["status"] == "over" and original["winners"] == [2, 4, 5]
+    assert original["status"] == "over" and original["winners"] == [SIX[2], SIX[4], SIX[5]]
     assert exported(client, new_id) == original
 
 
@@ -136,7 +140,7 @@ def broken(change):
     (b"[1, 2, 3]", "must be a JSON object"),
     (b"[" * 100000, "not valid JSON"),
     (broken(lambda d: d.update(format="something/else")), "\"format\" must be"),
-    (broken(lambda d: d.update(version=2)), "version 1"),
+    (broken(lambda d: d.update(version=3)), "versions 1 and 2"),
     (broken(lambda d: d.update(target=0)), "\"target\" must be a whole number"),
     (broken(lambda d: d.update(target=True)), "\"target\" must be a whole number"),
     (broken(lambda d: d.update(target=150.0)), "\"target\" must be a whole number"),
@@ -148,7 +152,7 @@ def broken(change):
     (broken(lambda d: d.update(first_dealer=6)), "\"first_dealer\" must be a seat from 0 to 5"),
     (broken(lambda d: d.update(hands={})), "\"hands\" must be a list"),
     (broken(lambda d: d["hands"][0].update(number=2)), "numbered 1, 2, 3"),
-    (broken(lambda d: d["hands"][0]["taken"].pop()), "one entry per player (6)"),
+    (broken(lambda d: d["hands"][0]["taken"].pop()), "one entry per player of the hand"),
     (broken(lambda d: d["hands"][0]["taken"][0].update(hearts=-1)), "whole numbers"),
     (broken(lambda d: d["hands"][0]["taken"][0].update(hearts="5")), "whole numbers"),
     (broken(lambda d: d["hands"][0]["taken"][0].update(hearts=6)),

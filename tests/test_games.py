@@ -219,8 +219,9 @@ def test_recorded_hand_scores_one_per_heart_and_thirteen_per_black_maria(client)
 
     document = exported(client, game_id)
     assert document["hands"][0]["points"] == SPREAD_POINTS
-    assert document["totals"] == SPREAD_POINTS
-    assert document["next"] == {"number": 2, "dealer": 1, "leader": 2, "pass": "right", "cards_each": 17, "kitty": 2}
+    assert list(document["totals"].values()) == SPREAD_POINTS
+    assert document["next"] == {"number": 2, "seating": SIX, "dealer": SIX[1], "leader": SIX[2], "pass": "right",
+                                "cards_passed": 3, "cards_each": 17, "kitty": 2}
 
 
 def test_moon_asks_the_shooter_for_a_choice_before_recording(app, client):
@@ -360,9 +361,9 @@ def test_game_is_over_when_anyone_reaches_the_target_and_ties_share_the_win(clie
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
     page = text_of(client.get(f"/games/{game_id}"))
 
-    assert document["totals"] == [10, 36, 8, 34, 8, 8]
+    assert list(document["totals"].values()) == [10, 36, 8, 34, 8, 8]
     assert document["status"] == "over"
-    assert document["winners"] == [2, 4, 5]
+    assert document["winners"] == [SIX[2], SIX[4], SIX[5]]
     assert document["next"] is None
     assert "Caio, Eli, and Fay share the win with 8 points each (R16)." in page
     # The list numbers the places itself, once; tied players share one (R16).
@@ -391,8 +392,8 @@ def test_correction_changes_the_winner(client):
 
     assert response.status_code == 302
     document = exported(client, game_id)
-    assert document["totals"] == [9, 36, 9, 34, 8, 8]
-    assert document["winners"] == [4, 5]
+    assert list(document["totals"].values()) == [9, 36, 9, 34, 8, 8]
+    assert document["winners"] == [SIX[4], SIX[5]]
 
 
 def test_correction_that_brings_everyone_under_the_target_reopens_the_game(client):
@@ -402,7 +403,7 @@ def test_correction_that_brings_everyone_under_the_target_reopens_the_game(clien
 
     assert response.status_code == 302
     document = exported(client, game_id)
-    assert document["totals"] == [9, 22, 22, 21, 22, 8]
+    assert list(document["totals"].values()) == [9, 22, 22, 21, 22, 8]
     assert document["status"] == "open"
     assert document["next"]["number"] == 3
     assert "Record hand 3" in text_of(client.get(f"/games/{game_id}"))
@@ -436,7 +437,7 @@ def test_removing_a_hand_asks_first_then_renumbers_later_hands(app, client):
     document = exported(client, game_id)
     assert [hand["number"] for hand in document["hands"]] == [1]
     assert document["hands"][0]["moon"] == "add"
-    assert document["hands"][0]["dealer"] == 0
+    assert document["hands"][0]["dealer"] == SIX[0]
 
 
 def test_removal_without_the_csrf_token_removes_nothing(app, client):
