@@ -308,6 +308,9 @@ def _read_hand(hand, number, names, variant):
         raise DocumentError(_(
             "%(where)s: hearts taken plus uncollected must make %(hearts)d, and Black Marias %(marias)d (R13, R14).",
             where=where, hearts=rules.HEARTS_IN_HAND, marias=rules.MARIAS_IN_HAND))
+    shooter = rules.moon_shooter(dict(enumerate(takings)))
+    if shooter is not None:  # a house rule's only choice is kept as the choice made
+        record = rules.HandRecord(takings, variant.moon_for(record.moon, shooter))
     return record
 
 

@@ -35,7 +35,8 @@
     if (shooter) {
       var name = shooter.dataset.name;
       moon.querySelector("legend").textContent = fill(moon.dataset.legend, { name: name });
-      moon.querySelector("label[for=moon-subtract]").textContent = fill(moon.dataset.subtract, { name: name });
+      var subtract = moon.querySelector("label[for=moon-subtract]");  // absent where a house rule only adds
+      if (subtract) { subtract.textContent = fill(moon.dataset.subtract, { name: name }); }
     }
   }
 
