@@ -487,10 +487,14 @@ class Variant:
             raise MoonNotAllowed(moon, self.moons[0])
         return moon
 
+    def cycle_direction(self, hand_number: int) -> Direction:
+        """The passing cycle's entry for hand ``hand_number``, whatever the table's size."""
+        _check_hand_number(hand_number)
+        return self.passing[(hand_number - 1) % len(self.passing)]
+
     def direction(self, hand_number: int, players: int) -> Direction:
         """Which way hand ``hand_number`` passes at a table of ``players``: across is held when the count is odd."""
-        _check_hand_number(hand_number)
-        direction = self.passing[(hand_number - 1) % len(self.passing)]
+        direction = self.cycle_direction(hand_number)
         if direction is Direction.ACROSS and players % 2:
             return Direction.HOLD
         return direction
@@ -1148,21 +1152,19 @@ def _upcoming(number: int, dealer: int, seating: tuple[int, ...], variant: Varia
     the_deal = deal(players)
     leader = seating[left_of(seating.index(dealer), players)]
     direction = variant.direction(number, players)
-    across_held = direction is not variant.passing[(number - 1) % len(variant.passing)]
+    across_held = direction is not variant.cycle_direction(number)
     return NextHand(number, dealer, leader, direction, the_deal.cards_each, the_deal.kitty,
                     seating, across_held, variant.cards_passed)
 
 
-def _seat(change: SeatChange, seating: list[int], roster: int, totals: list[int | None],
-          left_after: dict[int, int], target: int) -> int:
-    """Apply one seat change to ``seating`` (and the joiner's start to ``totals``); return the roster size (R1)."""
+def _seat(change: SeatChange, seating: list[int], roster: int, target: int) -> int:
+    """Apply one seat change to ``seating``; return the roster size after it (R1)."""
     if isinstance(change, Leave):
         if change.player not in seating:
             raise SeatingRefused("absent", change)
         if len(seating) == MIN_PLAYERS:
             raise SeatingRefused("short", change)
         seating.remove(change.player)
-        left_after[change.player] = change.before_hand - 1
         return roster
     if change.player != roster:
         raise ValueError(f"the next joiner is roster number {roster}, not {change.player!r}")
@@ -1173,7 +1175,6 @@ def _seat(change: SeatChange, seating: list[int], roster: int, totals: list[int 
     if type(change.start) is not int or change.start >= target:
         raise SeatingRefused("start", change)
     seating.insert(change.at, change.player)
-    totals.append(change.start)
     return roster + 1
 
 
@@ -1185,13 +1186,24 @@ def seatings(players: int, changes: Sequence[SeatChange], hands: int, target: in
     """
     _check_changes(changes, hands)
     seating = list(range(check_players(players)))
-    roster, totals, pending = players, [0] * players, list(changes)
+    roster = players
     found = []
     for number in range(1, hands + 2):
-        while pending and pending[0].before_hand == number:
-            roster = _seat(pending.pop(0), seating, roster, totals, {}, target)
+        roster = _seat_all(_made_before(changes, number), seating, roster, target)
         found.append(tuple(seating))
     return tuple(found)
+
+
+def _made_before(changes: Sequence[SeatChange], number: int) -> list[SeatChange]:
+    """The seat changes made before hand ``number``, in the order made."""
+    return [change for change in changes if change.before_hand == number]
+
+
+def _seat_all(made: Sequence[SeatChange], seating: list[int], roster: int, target: int) -> int:
+    """Apply the changes ``made`` before one hand to ``seating``, in order; return the roster size after them."""
+    for change in made:
+        roster = _seat(change, seating, roster, target)
+    return roster
 
 
 def _check_changes(changes: Sequence[SeatChange], hands: int) -> None:
@@ -1230,37 +1242,34 @@ def score_game(
     _check_seat(first_dealer, players, "the first dealer")
     check_target(target)
     _check_changes(changes, len(hands))
-    pending = list(changes)
     seating = list(range(players))
-    roster = players
     totals: list[int | None] = [0] * players
-    left_after: dict[int, int] = {}
     summaries: list[HandSummary] = []
     dealer = first_dealer
     over: list[int] = []
     for number in range(1, len(hands) + 2):
         before = tuple(seating)
-        while pending and pending[0].before_hand == number:
-            change = pending.pop(0)
-            if over:
-                raise SeatingRefused("game_over", change)
-            roster = _seat(change, seating, roster, totals, left_after, target)
+        made = _made_before(changes, number)
+        if made and over:
+            raise SeatingRefused("game_over", made[0])
+        _seat_all(made, seating, len(totals), target)
+        totals += [change.start for change in made if isinstance(change, Join)]
         if number > 1:
             dealer = next_dealer(dealer, before, seating)
-        if number == len(hands) + 1:
+        if number > len(hands):
             break
         if over:
             raise HandAfterGameOver(number - 1, len(hands))
-        summary = _scored_hand(hands[number - 1], _upcoming(number, dealer, tuple(seating), variant),
-                               totals, variant)
+        summary = _scored_hand(hands[number - 1], _upcoming(number, dealer, tuple(seating), variant), totals,
+                               variant)
         summaries.append(summary)
         totals = list(summary.totals)
         over = winners({player: totals[player] for player in seating}, target)
-    final = tuple(totals)
     coming = None if over else _upcoming(len(hands) + 1, dealer, tuple(seating), variant)
+    left_after = {change.player: change.before_hand - 1 for change in changes if isinstance(change, Leave)}
     # Hands before a join have no place for the joiner yet: every hand lists the whole roster.
-    summaries = [_padded(summary, roster) for summary in summaries]
-    return Scoreboard(roster, target, tuple(summaries), final, tuple(over), coming,
+    summaries = [_padded(summary, len(totals)) for summary in summaries]
+    return Scoreboard(len(totals), target, tuple(summaries), tuple(totals), tuple(over), coming,
                       tuple(seating), left_after, variant)
 
 
