@@ -375,8 +375,11 @@ class Change(db.Model):
     game: Mapped[Game] = relationship(back_populates="changes")
 
     @staticmethod
-    def facts(record, trick_log=None):
-        """A hand's facts as the JSON text kept in the trail, with its trick log if given."""
+    def facts(record, trick_log=None, moved=None):
+        """A hand's facts as the JSON text kept in the trail, with its trick log if given.
+
+        ``moved`` are the ids of the seat changes a removal moved up one hand, if any.
+        """
         if record is None:
             return None
         facts = {
@@ -386,6 +389,8 @@ class Change(db.Model):
         }
         if trick_log is not None:
             facts["tricks"] = trick_log.facts()
+        if moved:
+            facts["moved"] = moved
         return json.dumps(facts, ensure_ascii=False)
 
     @staticmethod

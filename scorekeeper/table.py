@@ -345,10 +345,14 @@ def change_house_rules(game, variant, based_on):
         return game
     _check_hands_under(game, variant)
     with _writing(game, based_on):
-        for column, value in variant_columns(variant).items():
-            setattr(game, column, value)
+        _set_house_rules(game, variant)
         _trail_game(game, "rules", before=before.facts(), after=variant.facts())
     return game
+
+
+def _set_house_rules(game, variant):
+    for column, value in variant_columns(variant).items():
+        setattr(game, column, value)
 
 
 def _check_hands_under(game, variant):
@@ -388,35 +392,32 @@ def seat_player(game, name, at, start, based_on):
     name = name.strip()
     if any(name.casefold() == taken.casefold() for taken in game.names):
         raise NameTaken(name)
-    board = game.scoreboard()
-    if board.over:
-        raise rules.SeatingRefused("game_over", rules.Join(len(board.hands) + 1, len(game.names), at, 0))
     if isinstance(start, (rules.StartRule, str)):
-        start = rules.starting_total(board, start)
-    join = rules.Join(len(board.hands) + 1, len(game.names), at, start)
-    game.scoreboard(changes=game.seat_change_values() + [join])
-    with _writing(game, based_on):
-        game.players.append(Player(seat=join.player, name=name))
-        change = SeatChange(**_seat_change_columns(join))
-        game.seat_changes.append(change)
-        db.session.flush()
-        _trail_seat(game, "join", change, name)
+        start = rules.starting_total(game.scoreboard(), start)
+    join = rules.Join(len(game.hands) + 1, len(game.names), at, start)
+    _add_seat_change(game, join, name, based_on)
     return join
 
 
 def see_off(game, player, based_on):
     """Player ``player`` (a roster number) leaves before the next hand, keeping their total (R1)."""
-    board = game.scoreboard()
-    leave = rules.Leave(len(board.hands) + 1, player)
-    if board.over:
-        raise rules.SeatingRefused("game_over", leave)
-    game.scoreboard(changes=game.seat_change_values() + [leave])
-    with _writing(game, based_on):
-        change = SeatChange(**_seat_change_columns(leave))
-        game.seat_changes.append(change)
-        db.session.flush()
-        _trail_seat(game, "leave", change, game.names[player])
+    leave = rules.Leave(len(game.hands) + 1, player)
+    _add_seat_change(game, leave, game.names[player], based_on)
     return leave
+
+
+def _add_seat_change(game, change, name, based_on):
+    """Check a ``Join`` or ``Leave`` through the engine (after the game is over it refuses any), then store it
+    with its trail entry; a joiner becomes a player of the game under ``name``."""
+    game.scoreboard(changes=game.seat_change_values() + [change])
+    with _writing(game, based_on):
+        if isinstance(change, rules.Join):
+            game.players.append(Player(seat=change.player, name=name))
+        row = SeatChange(**_seat_change_columns(change))
+        game.seat_changes.append(row)
+        db.session.flush()  # the row's id, for the trail to name it
+        _trail_game(game, row.kind, hand_number=row.before_hand,
+                    after={"id": row.id, "name": name, **_seat_change_columns(change)})
 
 
 # --- The trail and its undo ----------------------------------------------------------
@@ -490,11 +491,11 @@ def _kind(change):
 
 def _game_line(change, newest_of_kind, hands):
     """A seat change's or a house rules' entry: undone newest first; a seat change only before its hand is played."""
+    played_since = change.action != "rules" and change.hand_number <= hands
     blocker = newest_of_kind.get(_kind(change))
-    if blocker is None and change.action != "rules" and change.hand_number <= hands:
+    if blocker is None and played_since:
         blocker = newest_of_kind.get("record")
-    moved = blocker is None and change.action != "rules" and change.hand_number <= hands
-    return TrailLine(change, blocked_by=blocker, moved=moved)
+    return TrailLine(change, blocked_by=blocker, moved=blocker is None and played_since)
 
 
 def _touched(change):
@@ -577,8 +578,7 @@ def _undo_game_change(game, change, based_on):
         restored = rules.Variant.from_facts(json.loads(change.before))
         _check_hands_under(game, restored)
         with _writing(game, based_on):
-            for column, value in variant_columns(restored).items():
-                setattr(game, column, value)
+            _set_house_rules(game, restored)
             _trail_game(game, "undo", before=json.loads(change.after), after=json.loads(change.before),
                         undoes=change)
         return change
@@ -723,13 +723,10 @@ def _attach_log(game, hand, log):
 
 
 def _trail(game, action, hand, before=None, after=None, trick_log=None, after_key=None, undoes=None, moved=None):
-    before = Change.facts(before, trick_log)
-    if moved:
-        before = json.dumps({**json.loads(before), "moved": moved}, ensure_ascii=False)
     game.changes.append(Change(
         action=action, hand_number=hand.number, hand_key=hand.key, after_key=after_key,
         undoes_id=None if undoes is None else undoes.id,
-        before=before, after=Change.facts(after),
+        before=Change.facts(before, trick_log, moved), after=Change.facts(after),
     ))
 
 
@@ -741,11 +738,6 @@ def _trail_game(game, action, hand_number=0, before=None, after=None, undoes=Non
         before=None if before is None else json.dumps(before, ensure_ascii=False),
         after=None if after is None else json.dumps(after, ensure_ascii=False),
     ))
-
-
-def _trail_seat(game, action, change, name):
-    facts = {"id": change.id, "name": name, **_seat_change_columns(change.value())}
-    _trail_game(game, action, hand_number=change.before_hand, after=facts)
 
 
 def _remove_row(game, hand):
