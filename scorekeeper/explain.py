@@ -273,7 +273,7 @@ def trail_entry(change, undone=None):
     ``undone`` is the entry an undo undid, if it is known.
     """
     number = change.hand_number
-    if change.action in table.GAME_ACTIONS or (undone is not None and undone.action in table.GAME_ACTIONS):
+    if table.about_the_game(change, undone):
         return _game_entry(change, undone)
     if change.action == "record":
         return _("Hand %(number)d recorded.", number=number)

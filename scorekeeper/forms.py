@@ -23,7 +23,7 @@ from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
 from . import rules
 from .i18n import _, lazy_gettext
-from .models import GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, NAME_LENGTH
+from .models import GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, NAME_LENGTH, variant_columns
 
 
 def whole_number(text, most=LARGEST_ID):
@@ -198,7 +198,7 @@ class HouseRulesForm(Form):
 
     def offer(self, variant):
         """Offer ``variant``'s passing cycle too, if it is none of the usual ones (an imported game's)."""
-        cycle = " ".join(direction.value for direction in variant.passing)
+        cycle = variant_columns(variant)["passing"]
         if cycle not in PASSING_CYCLES:
             self.passing.choices = [*self.passing.choices, SelectChoice(cycle)]
 
@@ -224,10 +224,8 @@ class HouseRulesForm(Form):
 
     @staticmethod
     def data_of(variant):
-        """A variant as this form's data."""
-        return {"moon_points": variant.moon_points, "moon_choice": variant.moon_choice.value,
-                "passing": " ".join(direction.value for direction in variant.passing),
-                "cards_passed": variant.cards_passed, "jack_of_diamonds": bool(variant.jack_of_diamonds)}
+        """A variant as this form's data: a game's columns, the J♦ rule a tick box."""
+        return {**variant_columns(variant), "jack_of_diamonds": bool(variant.jack_of_diamonds)}
 
 
 class GameRulesForm(GameChangeForm):

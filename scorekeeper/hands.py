@@ -31,10 +31,10 @@ def record_hand(game_id):
     number = board.next_hand.number
     seated = game.names_of(board.next_hand.seating)
     if request.method == "GET":
-        return _hand_page(game, _new_hand_form(game, board), number)
+        return _hand_page(game, _new_hand_form(game, board), number, board=board)
     form = _posted_hand_form(game, len(seated))
     if "fill" in request.form:
-        return _hand_page(game, form, number)
+        return _hand_page(game, form, number, board=board)
     posted = form.number_posted()
     if posted is None or posted > number or form.based_on() is None:
         abort(400)
@@ -42,13 +42,13 @@ def record_hand(game_id):
         # A second tap on Save, or another device, recorded this hand already.
         return _conflict(game_id, form, posted)
     if not form.validate():
-        return _hand_page(game, form, number), INVALID
+        return _hand_page(game, form, number, board=board), INVALID
     try:
         table.record_hand(game, form.taken(board.variant), form.moon.data, form.last_trick_reserved.data,
                           form.based_on())
     except HAND_ERRORS as error:
         _put_error(form, error, seated)
-        return _hand_page(game, form, number), INVALID
+        return _hand_page(game, form, number, board=board), INVALID
     except table.Conflict:
         return _conflict(game_id, form, number)
     flash(_("Hand %(number)d recorded.", number=number), "success")
@@ -60,22 +60,23 @@ def correct_hand(game_id, number):
     """Correct a recorded hand; everything derived follows, and the trail keeps the old values (R17)."""
     game = load_game(game_id, scorer=True)
     hand = _hand_or_404(game, number)
+    board = game.scoreboard()
     if request.method == "GET":
-        return _hand_page(game, HandForm(data=_hand_data(hand)), number, hand)
-    seated = game.names_of(game.scoreboard().hands[number - 1].seating)
+        return _hand_page(game, HandForm(data=_hand_data(hand)), number, hand, board)
+    seated = game.names_of(board.hands[number - 1].seating)
     form = _posted_hand_form(game, len(seated))
     if "fill" in request.form:
-        return _hand_page(game, form, number, hand)
+        return _hand_page(game, form, number, hand, board)
     if form.based_on() is None:
         abort(400)
     if not form.validate():
-        return _hand_page(game, form, number, hand), INVALID
+        return _hand_page(game, form, number, hand, board), INVALID
     try:
-        table.correct_hand(game, number, form.taken(game.variant), form.moon.data,
+        table.correct_hand(game, number, form.taken(board.variant), form.moon.data,
                            form.last_trick_reserved.data, form.based_on())
     except HAND_ERRORS as error:
         _put_error(form, error, seated)
-        return _hand_page(game, form, number, hand), INVALID
+        return _hand_page(game, form, number, hand, board), INVALID
     except table.Conflict:
         return _conflict(game_id, form, number, correcting=True)
     flash(_("Hand %(number)d corrected.", number=number), "success")
@@ -145,7 +146,7 @@ def trail_page(game, readonly, newest=None):
     by_id = {change.id: change for change in game.changes}
     entries = []
     for line in shown:
-        about_the_game = _about_the_game(line.change, by_id)
+        about_the_game = table.about_the_game(line.change, by_id.get(line.change.undoes_id))
         entries.append({
             "line": line,
             "what": trail_entry(line.change, by_id.get(line.change.undoes_id)),
@@ -165,12 +166,6 @@ def trail_page(game, readonly, newest=None):
         "trail_length": len(lines),
         "undo_form": None if readonly else ConfirmForm(),
     }
-
-
-def _about_the_game(change, by_id):
-    """Whether a trail entry is about the game (seats, house rules) rather than one hand's facts."""
-    undone = by_id.get(change.undoes_id)
-    return change.action in table.GAME_ACTIONS or (undone is not None and undone.action in table.GAME_ACTIONS)
 
 
 def _conflict(game_id, form, number, correcting=False):
@@ -267,8 +262,11 @@ def _posted_hand_form(game, players):
 
 
 def _hand_page(game, form, number, hand=None, board=None):
-    """The hand form for hand ``number``: its seating, dealer and leader, and what was typed."""
-    now = game.scoreboard()
+    """The hand form for hand ``number``: its seating, dealer and leader, and what was typed.
+
+    ``board`` is the game's scoreboard if the caller has it (a conflict shows its totals).
+    """
+    now = game.scoreboard() if board is None else board
     summary = now.hands[number - 1] if number <= len(now.hands) else now.next_hand
     taken = form.taken(now.variant) if not any(e.errors for e in form.takings.entries) else None
     shooter = rules.moon_shooter(dict(enumerate(taken))) if taken else None

@@ -179,7 +179,21 @@ class Player(db.Model):
     game: Mapped[Game] = relationship(back_populates="players")
 
 
-class SeatChange(db.Model):
+class SeatChangeFacts:
+    """What a seat change is, for a stored ``SeatChange`` and a ``ShownSeatChange`` alike."""
+
+    @property
+    def joins(self):
+        return self.kind == "join"
+
+    def value(self):
+        """This change as the engine sees it: a ``rules.Join`` or ``rules.Leave``."""
+        if self.joins:
+            return rules.Join(self.before_hand, self.player, self.at, self.start)
+        return rules.Leave(self.before_hand, self.player)
+
+
+class SeatChange(db.Model, SeatChangeFacts):
     """A player joining or leaving the table before hand ``before_hand`` (R1), in the order made (``id``).
 
     ``player`` is the roster number (``Player.seat``); a joiner also has
@@ -200,21 +214,6 @@ class SeatChange(db.Model):
     at: Mapped[int | None]
     start: Mapped[int | None]
     game: Mapped[Game] = relationship(back_populates="seat_changes")
-
-    @property
-    def joins(self):
-        return self.kind == "join"
-
-    def value(self):
-        """This change as the engine sees it."""
-        return seat_change_value(self.kind, self.before_hand, self.player, self.at, self.start)
-
-
-def seat_change_value(kind, before_hand, player, at, start):
-    """A seat change's columns as the engine's ``Join`` or ``Leave``."""
-    if kind == "join":
-        return rules.Join(before_hand, player, at, start)
-    return rules.Leave(before_hand, player)
 
 
 class Hand(db.Model):
@@ -464,7 +463,7 @@ class ShownGame(Scored):
 
 
 @dataclass(frozen=True)
-class ShownSeatChange:
+class ShownSeatChange(SeatChangeFacts):
     """A seat change as a page reads it, with ``SeatChange``'s columns."""
 
     kind: str
@@ -472,13 +471,6 @@ class ShownSeatChange:
     player: int
     at: int | None
     start: int | None
-
-    @property
-    def joins(self):
-        return self.kind == "join"
-
-    def value(self):
-        return seat_change_value(self.kind, self.before_hand, self.player, self.at, self.start)
 
 
 def read_shown_game(game_id):

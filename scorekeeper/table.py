@@ -485,6 +485,11 @@ def trail(game):
 GAME_ACTIONS = ("join", "leave", "rules")  # trail entries about the game rather than one hand
 
 
+def about_the_game(change, undone=None):
+    """Whether a trail entry (or the entry ``undone`` it undid) is about the game, not one hand's facts."""
+    return change.action in GAME_ACTIONS or (undone is not None and undone.action in GAME_ACTIONS)
+
+
 def _kind(change):
     return "rules" if change.action == "rules" else "seat"
 
