@@ -196,10 +196,9 @@ def read_game(document, most_hands=None):
         seatings = rules.seatings(starting, changes, len(hands), target)
     except rules.SeatingRefused as error:
         raise DocumentError(_("Seat changes: %(problem)s", problem=describe(error, names))) from None
-    records = [_read_hand(hand, number, game_names(names, seating), variant)
-               for (number, hand), seating in zip(enumerate(hands, start=1), seatings)]
-    logs = [_read_tricks(hand, number, game_names(names, seating), variant)
-            for (number, hand), seating in zip(enumerate(hands, start=1), seatings)]
+    seated = [[names[player] for player in seating] for seating in seatings]  # each hand's players, by name
+    records = [_read_hand(hand, number, seated[number - 1], variant) for number, hand in enumerate(hands, start=1)]
+    logs = [_read_tricks(hand, number, seated[number - 1], variant) for number, hand in enumerate(hands, start=1)]
     facts = table.GameFacts(name, target, first_dealer, tuple(names), tuple(records), tuple(logs), variant,
                             tuple(changes))
     try:
@@ -211,11 +210,6 @@ def read_game(document, most_hands=None):
     except rules.SeatingRefused as error:
         raise DocumentError(_("Seat changes: %(problem)s", problem=describe(error, names))) from None
     return facts
-
-
-def game_names(names, players):
-    """The names of some roster numbers, in order."""
-    return [names[player] for player in players]
 
 
 def _read_rules(facts):
