@@ -204,6 +204,28 @@ def _undo_refused(error, _names):
     return why_not_undoable(error.line)
 
 
+def _same_person(error, _names):
+    return _("%(name)s and %(other)s are one person (one name written two ways, or two people merged); "
+             "give each player a different name.", name=error.name, other=error.other)
+
+
+def _people_refused(error, _names):
+    if error.reason == "name_taken":
+        return _("%(name)s is already someone else's name. To make them one person, merge them.", name=error.name)
+    if error.reason == "same":
+        return _("Choose someone other than this person.")
+    if error.reason == "merged":
+        return _("%(name)s was already merged into someone else.", name=error.name)
+    if error.reason == "played_together":
+        return _("%(name)s played in %(game)s with this person, so they are two people.",
+                 name=error.name, game=error.game.name)
+    if error.reason == "undone":
+        return _("That merge was undone already.")
+    if error.reason == "later_merge":
+        return _("One of them was merged into someone else since. Undo that merge first.")
+    return _("Only a merge can be undone.")
+
+
 _WORDING = {
     rules.NotACard: _not_a_card,
     rules.ThirdCopy: _third_copy,
@@ -228,6 +250,8 @@ _WORDING = {
     table.Conflict: _conflict,
     table.KittyNeeded: _kitty_needed,
     table.UndoRefused: _undo_refused,
+    table.SamePerson: _same_person,
+    table.PeopleRefused: _people_refused,
 }
 
 

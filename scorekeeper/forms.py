@@ -1,8 +1,9 @@
 """WTForms forms: they read and check what the table typed, in plain words."""
 
+import re
 import unicodedata
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 
 from flask import current_app, session
 from werkzeug.datastructures import MultiDict
@@ -23,7 +24,7 @@ from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
 from . import rules
 from .i18n import _, lazy_gettext
-from .models import GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, NAME_LENGTH, variant_columns
+from .models import GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, NAME_LENGTH, name_key, variant_columns
 
 
 def whole_number(text, most=LARGEST_ID):
@@ -144,23 +145,33 @@ def has_control_characters(text):
 
 
 def player_name_errors(names):
-    """What is wrong with each trimmed name, by seat: empty, too long, a control character or a repeat."""
+    """What is wrong with each trimmed name, by seat: empty, too long, a control character or a repeat.
+
+    A repeat is the same person's name (``name_key``): "Ana" and "Ａｎａ" are one person.
+    """
     errors = {}
     seen = {}
     for seat, name in enumerate(names):
         if not name:
             errors[seat] = _("Enter a name for seat %(seat)d, or remove the seat.", seat=seat + 1)
-        elif len(name) > NAME_LENGTH:
-            errors[seat] = _("Keep names to %(max)d characters.", max=NAME_LENGTH)
-        elif has_control_characters(name):
-            errors[seat] = _("A name cannot hold tabs, line breaks or other control characters.")
-        elif name.casefold() in seen:
+        elif problem := name_problem(name):
+            errors[seat] = problem
+        elif name_key(name) in seen:
             errors[seat] = _(
                 "%(name)s is already at the table (seat %(seat)d); give each player a different name.",
-                name=name, seat=seen[name.casefold()] + 1)
+                name=name, seat=seen[name_key(name)] + 1)
         else:
-            seen[name.casefold()] = seat
+            seen[name_key(name)] = seat
     return errors
+
+
+def name_problem(name):
+    """What is wrong with a trimmed, typed player's name, if anything: too long or a control character."""
+    if len(name) > NAME_LENGTH:
+        return _("Keep names to %(max)d characters.", max=NAME_LENGTH)
+    if has_control_characters(name):
+        return _("A name cannot hold tabs, line breaks or other control characters.")
+    return None
 
 
 class GameChangeForm(BaseForm):
@@ -432,6 +443,73 @@ class LeaveForm(GameChangeForm):
 
 class ConfirmForm(GameChangeForm):
     """A confirmation button that changes a game (remove, revert, take back)."""
+
+
+# --- People -------------------------------------------------------------------------
+
+
+class RenameForm(BaseForm):
+    """A person's new name (games keep the names they were played under)."""
+
+    name = StringField(validators=[InputRequired(lazy_gettext("Enter the name to show."))])
+
+    def validate_name(self, field):
+        field.data = (field.data or "").strip()
+        if not field.data:
+            raise ValidationError(_("Enter the name to show."))
+        problem = name_problem(field.data)
+        if problem:
+            raise ValidationError(problem)
+
+
+class MergeForm(BaseForm):
+    """Another person to merge into the one shown."""
+
+    other = WholeNumberField(maximum=LARGEST_ID, message=lazy_gettext("Choose who to merge."),
+                             validators=[InputRequired(lazy_gettext("Choose who to merge."))])
+
+
+class UndoMergeForm(BaseForm):
+    """Undo one merge of the club's trail of people."""
+
+    change = WholeNumberField(maximum=LARGEST_ID, message=lazy_gettext("Choose the merge to undo."),
+                              validators=[InputRequired(lazy_gettext("Choose the merge to undo."))])
+
+
+class SeasonForm(Form):
+    """The season's filters, read from the address: games created (or imported) from ``since`` to
+    ``until`` (both days included), people with at least ``min_games`` games."""
+
+    since = StringField()
+    until = StringField()
+    min_games = WholeNumberField(blank=0, message=lazy_gettext("Type the least number of games as a whole number."))
+
+    def validate_since(self, field):
+        field.day = _day(field.data)
+
+    def validate_until(self, field):
+        field.day = _day(field.data)
+        since = getattr(self.since, "day", None)
+        if since and field.day and field.day < since:
+            raise ValidationError(_("The last day comes before the first."))
+
+    @property
+    def filters(self):
+        """The filters as ``people.season`` takes them (the form has validated)."""
+        return {"since": self.since.day, "until": self.until.day, "min_games": self.min_games.data or 0}
+
+
+def _day(text):
+    """A day written YYYY-MM-DD (as a date field sends it), None if blank; refused in words otherwise."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    try:
+        if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
+            raise ValueError(text)  # fromisoformat also reads week dates and "20261201"
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ValidationError(_("Write the day as year-month-day, like 2026-12-01.")) from None
 
 
 # --- Tricks ----------------------------------------------------------------------

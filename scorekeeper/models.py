@@ -5,6 +5,7 @@ import json
 import os
 import secrets
 import sqlite3
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import cache
@@ -165,18 +166,71 @@ class Game(db.Model, Scored):
 
 class Player(db.Model):
     """A player of a game. ``seat`` is their roster number: their seat at hand 1 (0-based,
-    clockwise, R1) for the players who started, then each joiner's in the order they came."""
+    clockwise, R1) for the players who started, then each joiner's in the order they came.
+
+    ``name`` is the name as typed for this game; ``person_id`` the person it is.
+    Every player has one; the column allows none only because SQLite cannot
+    add a required column to a table without copying it.
+    """
 
     __table_args__ = (
         UniqueConstraint("game_id", "seat"),
         UniqueConstraint("game_id", "name"),
+        Index("uq_player_game_id_person_id", "game_id", "person_id", unique=True),  # one person, one seat
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int] = mapped_column(CheckConstraint("seat >= 0"))
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"), index=True)
     game: Mapped[Game] = relationship(back_populates="players")
+
+
+def name_key(name):
+    """What makes two typed names one person: Unicode NFKC, trimmed, case-folded ("Ana", "ana ", "Ａｎａ")."""
+    folded = unicodedata.normalize("NFKC", name).strip().casefold()
+    return unicodedata.normalize("NFKC", folded)  # case-folding can undo the normal form
+
+
+class Person(db.Model):
+    """Someone the club knows: the players of many games are one person.
+
+    ``name`` is the spelling used most recently (or given by a rename). A
+    person merged into another keeps their row, hidden, so that the merge
+    can be undone; ``merged_into_id`` names who they became.
+    """
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"))
+
+
+class PersonName(db.Model):
+    """A spelling's key (``name_key``) and the person it names: how a typed name finds its person.
+
+    Each key names one person; a person has every spelling they were typed
+    as, and the names they were given.
+    """
+
+    key: Mapped[str] = mapped_column(Text, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("person.id"), index=True)
+
+
+class PersonChange(db.Model):
+    """One entry of the club's trail of people: a rename, a merge, or an undo of a merge.
+
+    A merge (``other_id`` merged into ``person_id``) keeps in ``facts`` the
+    players and spellings it moved, so that undoing it moves them back.
+    """
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    action: Mapped[str] = mapped_column(String(16))  # "rename", "merge", "undo"
+    person_id: Mapped[int] = mapped_column(ForeignKey("person.id"))
+    other_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"))
+    undoes_id: Mapped[int | None] = mapped_column(ForeignKey("person_change.id"))
+    facts: Mapped[str] = mapped_column(Text)  # JSON
 
 
 class SeatChangeFacts:

@@ -30,7 +30,7 @@ def seating(game_id):
         return _seating_page(game, form), INVALID
     try:
         join = table.seat_player(game, form.name.data, form.at.data, form.start_total(), form.based_on())
-    except (rules.RuleError, table.NameTaken) as error:
+    except (rules.RuleError, table.NameTaken, table.SamePerson) as error:
         form.problem = describe(error, game.names)
         return _seating_page(game, form), INVALID
     except table.Conflict as error:

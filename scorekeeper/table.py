@@ -11,7 +11,12 @@ What it raises, for the views to word (scorekeeper/explain.py):
 - ``Conflict``: another device wrote first, or the database refused the
   write (a taken hand number, a stale row, a deadlock): nothing was saved;
 - ``UndoRefused``: a trail entry that cannot be undone now, and why;
-- ``KittyNeeded``: a trick entered before the kitty its winner took.
+- ``KittyNeeded``: a trick entered before the kitty its winner took;
+- ``SamePerson``: two names of one game that are one person;
+- ``PeopleRefused``: a rename, merge or undo of the club's people that cannot be made.
+
+The club's people (who the players of every game are) change here too:
+linking a game's players as it is created, renaming and merging people.
 
 Views and commands never commit: ``grep -rn commit scorekeeper`` finds
 only this module.
@@ -23,7 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -32,6 +37,9 @@ from .models import (
     Change,
     Game,
     Hand,
+    Person,
+    PersonChange,
+    PersonName,
     Player,
     SeatChange,
     Taking,
@@ -39,6 +47,7 @@ from .models import (
     TrickLog,
     cards_text,
     db,
+    name_key,
     variant_columns,
 )
 
@@ -63,6 +72,33 @@ class NameTaken(Exception):
     def __init__(self, name):
         super().__init__(f"{name!r} already plays or played in this game")
         self.name = name
+
+
+class SamePerson(Exception):
+    """Two names of one game are one person: one name written two ways ("Ana", "Ａｎａ"),
+    or the spellings of two people merged into one. ``name`` is the second, ``other`` the first."""
+
+    def __init__(self, name, other):
+        super().__init__(f"{name!r} and {other!r} are one person")
+        self.name = name
+        self.other = other
+
+
+class PeopleRefused(Exception):
+    """A change to the club's people that cannot be made; ``reason`` says why, ``name`` and ``game`` what in.
+
+    Reasons: "name_taken" (the name is another person's), "same" (a person
+    merged with themselves), "merged" (someone already merged away),
+    "played_together" (both sat in game ``game``: they are two people),
+    "undone" (an entry undone already), "later_merge" (merged away since:
+    undo that first), "not_undoable" (a rename, or an undo).
+    """
+
+    def __init__(self, reason, name=None, game=None):
+        super().__init__(f"refused: {reason}")
+        self.reason = reason
+        self.name = name
+        self.game = game
 
 
 class KittyNeeded(Exception):
@@ -197,6 +233,7 @@ def _checked_game(facts):
     """``facts`` with a name, if the engine accepts the table, target and hands (R1, R4, R16)."""
     rules.check_players(facts.starting_players)
     rules.check_target(facts.target)
+    _check_one_person_each(facts.names)
     board = facts.scoreboard()
     for log, hand in zip(facts.logs, board.hands):
         if log is not None:
@@ -215,7 +252,8 @@ def _insert_game(facts):
     db.session.add(game)
     db.session.flush()
     db.session.execute(insert(Player), [
-        {"game_id": game.id, "seat": seat, "name": name} for seat, name in enumerate(facts.names)])
+        {"game_id": game.id, "seat": seat, "name": name, "person_id": person}
+        for seat, (name, person) in enumerate(zip(facts.names, _people_of(facts.names)))])
     if facts.seat_changes:
         db.session.execute(insert(SeatChange), [
             {"game_id": game.id, **_seat_change_columns(change)} for change in facts.seat_changes])
@@ -390,7 +428,7 @@ def seat_player(game, name, at, start, based_on):
     rules cannot seat.
     """
     name = name.strip()
-    if any(name.casefold() == taken.casefold() for taken in game.names):
+    if any(name_key(name) == name_key(taken) for taken in game.names):
         raise NameTaken(name)
     if isinstance(start, (rules.StartRule, str)):
         start = rules.starting_total(game.scoreboard(), start)
@@ -412,12 +450,171 @@ def _add_seat_change(game, change, name, based_on):
     game.scoreboard(changes=game.seat_change_values() + [change])
     with _writing(game, based_on):
         if isinstance(change, rules.Join):
-            game.players.append(Player(seat=change.player, name=name))
+            person = _people_of([name])[0]
+            seated = next((player for player in game.players if player.person_id == person), None)
+            if seated is not None:
+                raise SamePerson(name, seated.name)
+            game.players.append(Player(seat=change.player, name=name, person_id=person))
         row = SeatChange(**_seat_change_columns(change))
         game.seat_changes.append(row)
         db.session.flush()  # the row's id, for the trail to name it
         _trail_game(game, row.kind, hand_number=row.before_hand,
                     after={"id": row.id, "name": name, **_seat_change_columns(change)})
+
+
+# --- People: the club's memory ---------------------------------------------------------
+
+
+def _check_one_person_each(names):
+    """Refuse a table where two names are one name written two ways ("Ana", "ana ", "Ａｎａ")."""
+    seen = {}
+    for name in names:
+        other = seen.setdefault(name_key(name), name)
+        if other is not name:
+            raise SamePerson(name, other)
+
+
+def _people_of(names):
+    """The person of each of a new game's (or a joiner's) names, creating the people not known yet.
+
+    A known person takes the spelling just typed (a person is shown by the
+    spelling used most recently). Raises ``SamePerson`` when two names are
+    the spellings of one merged person.
+    """
+    keys = [name_key(name) for name in names]
+    known = {key: (person, shown) for key, person, shown in db.session.execute(
+        select(PersonName.key, Person.id, Person.name).join(Person, Person.id == PersonName.person_id)
+        .where(PersonName.key.in_(set(keys)))).all()}
+    new = {key: name for key, name in zip(keys, names) if key not in known}
+    if new:
+        ids = _inserted(Person, [{"name": name} for name in new.values()])
+        db.session.execute(insert(PersonName), [{"key": key, "person_id": person} for key, person in zip(new, ids)])
+    respelled = {known[key][0]: name for key, name in zip(keys, names) if key in known and known[key][1] != name}
+    if respelled:
+        db.session.execute(update(Person), [{"id": person, "name": name} for person, name in respelled.items()])
+    people = {**{key: person for key, (person, _shown) in known.items()}, **dict(zip(new, ids if new else ()))}
+    linked = [people[key] for key in keys]
+    seen = {}
+    for name, person in zip(names, linked):
+        other = seen.setdefault(person, name)
+        if other is not name:
+            raise SamePerson(name, other)
+    return linked
+
+
+def rename_person(person, name):
+    """Show ``person`` as ``name`` from now on; the name also finds them when typed in a new game.
+
+    Games keep the names they were played under. Refused with
+    ``PeopleRefused("name_taken")`` when the name is another person's.
+    """
+    name = name.strip()
+    key = name_key(name)
+    owner = db.session.execute(select(PersonName.person_id).where(PersonName.key == key)).scalar()
+    if owner is not None and owner != person.id:
+        raise PeopleRefused("name_taken", name=name)
+    if name == person.name:
+        return person
+    with _writing():
+        facts = {"before": person.name, "after": name}
+        person.name = name
+        if owner is None:
+            db.session.add(PersonName(key=key, person_id=person.id))
+        db.session.add(PersonChange(action="rename", person_id=person.id, facts=json.dumps(facts, ensure_ascii=False)))
+    return person
+
+
+def merge_people(person, other):
+    """Merge ``other`` into ``person``: their games, figures and spellings become ``person``'s.
+
+    An entry of the club's trail, which undoing moves them all back. Refused
+    when both sat in one game (they are two people), or either is merged away.
+    """
+    if other.id == person.id:
+        raise PeopleRefused("same", name=other.name)
+    if person.merged_into_id is not None or other.merged_into_id is not None:
+        raise PeopleRefused("merged", name=other.name if other.merged_into_id else person.name)
+    both = select(Player.game_id).where(Player.person_id == person.id).intersect(
+        select(Player.game_id).where(Player.person_id == other.id)).limit(1)
+    shared = db.session.execute(both).scalar()
+    if shared is not None:
+        raise PeopleRefused("played_together", name=other.name, game=db.session.get(Game, shared))
+    with _writing():
+        _claim_person(other.id, None, person.id)
+        players = _moved(Player, Player.id, Player.person_id == other.id, person.id)
+        spellings = _moved(PersonName, PersonName.key, PersonName.person_id == other.id, person.id)
+        latest = db.session.execute(select(func.max(Player.id))).scalar()
+        facts = {"players": players, "names": spellings, "latest_player": latest, "name": person.name}
+        db.session.add(PersonChange(action="merge", person_id=person.id, other_id=other.id,
+                                    facts=json.dumps(facts, ensure_ascii=False)))
+    return other
+
+
+def undo_merge(change):
+    """Undo a merge: the person merged away is back, with their games and spellings, and the
+    players of later games who were typed with one of their spellings (an entry of its own)."""
+    refusal = merge_refusal(change, _people_trail())
+    if refusal is not None:
+        raise PeopleRefused(refusal)
+    facts = json.loads(change.facts)
+    spellings = set(facts["names"])
+    latest_names = {player_id: name for player_id, name in db.session.execute(
+        select(Player.id, Player.name).where(Player.person_id == change.person_id,
+                                             Player.id > (facts["latest_player"] or 0))).all()
+                    if name_key(name) in spellings}
+    later = list(latest_names)
+    survivor, merged = db.session.get(Person, change.person_id), db.session.get(Person, change.other_id)
+    with _writing():
+        _claim_person(change.other_id, change.person_id, None)
+        players = _moved(Player, Player.id, Player.id.in_(facts["players"] + later) & (
+            Player.person_id == change.person_id), change.other_id)
+        _moved(PersonName, PersonName.key, PersonName.key.in_(spellings) & (
+            PersonName.person_id == change.person_id), change.other_id)
+        # Spellings typed since the merge go back with them, and so does being shown by one.
+        if later:
+            merged.name = latest_names[max(later)]
+        if name_key(survivor.name) in spellings:
+            survivor.name = facts["name"]
+        db.session.add(PersonChange(action="undo", person_id=change.person_id, other_id=change.other_id,
+                                    undoes_id=change.id, facts=json.dumps({"players": players})))
+    return change
+
+
+def merge_refusal(change, entries):
+    """Why the trail entry ``change`` cannot be undone now (None if it can), among all ``entries`` of the trail.
+
+    Only a merge can be undone, once, and only while neither person was merged away since.
+    """
+    if change.action != "merge":
+        return "not_undoable"
+    if any(entry.undoes_id == change.id for entry in entries):
+        return "undone"
+    undone = {entry.undoes_id for entry in entries if entry.action == "undo"}
+    later = [entry for entry in entries if entry.action == "merge" and entry.id > change.id
+             and entry.id not in undone and entry.other_id in (change.person_id, change.other_id)]
+    return "later_merge" if later else None
+
+
+def _people_trail():
+    return db.session.execute(select(PersonChange).order_by(PersonChange.id.desc())).scalars().all()
+
+
+def _claim_person(person_id, merged_into, becomes):
+    """Move a person's ``merged_into_id`` from ``merged_into`` to ``becomes``; ``Conflict`` if another device moved it."""
+    moved = db.session.execute(
+        update(Person).where(Person.id == person_id, Person.merged_into_id.is_(merged_into)
+                             if merged_into is None else Person.merged_into_id == merged_into)
+        .values(merged_into_id=becomes), execution_options={"synchronize_session": False})
+    if moved.rowcount != 1:
+        raise Conflict()
+
+
+def _moved(model, returned, where, person_id):
+    """Point the rows of ``model`` that match ``where`` to ``person_id``; the ``returned`` column of each, in order."""
+    moved = db.session.execute(
+        update(model).where(where).values(person_id=person_id).returning(returned),
+        execution_options={"synchronize_session": False}).scalars().all()
+    return sorted(moved)
 
 
 # --- The trail and its undo ----------------------------------------------------------

@@ -93,7 +93,7 @@ def test_upgrading_a_filled_first_schema_keeps_every_game(first_schema_database)
             keys = db.session.execute(sa.text("SELECT scorer_key FROM game")).scalars().all()
             version = db.session.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
     assert len(set(keys)) == len(expected) and all(len(key) >= 32 for key in keys)
-    assert version == "0004"
+    assert version == "0005"
     print(f"migrations: {len(expected)} games upgraded from the first schema, all intact")
 
 
