@@ -60,6 +60,7 @@ def create_app(test_config=None):
         migrate,
         models,
         pages,
+        people,
         rules,
         seating,
         serving,
@@ -88,6 +89,7 @@ def create_app(test_config=None):
     app.register_blueprint(live.bp)
     app.register_blueprint(tricks.bp)
     app.register_blueprint(seating.bp)
+    app.register_blueprint(people.bp)
     app.register_blueprint(pages.bp)
     exchange.init_app(app)
     backup.init_app(app)

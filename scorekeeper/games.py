@@ -14,9 +14,10 @@ from .chart import score_chart
 from .exchange import MOST_UPLOADED_HANDS, DocumentError, dumps, export_game, read_text
 from .explain import describe
 from .forms import ImportForm, NewGameForm, whole_number
-from .hands import INVALID, trail_page
+from .hands import CONFLICT, INVALID, trail_page
 from .i18n import _
-from .models import Game, Hand, db
+from .models import Game, Hand, db, name_key
+from .people import quick_picks
 from .rendered import game_page, scoreboard
 from .serving import qr_svg, reachable_by_others, shared_url, watch_url
 
@@ -54,21 +55,29 @@ def index():
 def new_game():
     """Set up a game: players in clockwise order, first dealer, target (R1, R4, R16)."""
     if request.method == "GET":
-        return render_template("games/new.html", form=NewGameForm())
+        return _new_game_page(NewGameForm())
     form = NewGameForm(request.form)
-    if "add" in request.form or "remove" in request.form:
-        return render_template("games/new.html", form=_reseated(form, request.form))
+    if any(button in request.form for button in RESEATING_BUTTONS):
+        return _new_game_page(_reseated(form, request.form))
     if not form.validate():
-        return render_template("games/new.html", form=form), INVALID
+        return _new_game_page(form), INVALID
     try:
         game = changes.new_game(form.name.data or "", form.target.data, form.first_dealer.data, form.names,
                                 form.rules.form.variant())
     except rules.TableSize as error:
         form.players.errors = [describe(error)]
-        return render_template("games/new.html", form=form), INVALID
+        return _new_game_page(form), INVALID
     except rules.BadTarget as error:
         form.target.errors = [describe(error)]
-        return render_template("games/new.html", form=form), INVALID
+        return _new_game_page(form), INVALID
+    except changes.SamePerson as error:
+        seat = form.names.index(error.name)
+        form.players.entries[seat].errors = [describe(error)]
+        return _new_game_page(form), INVALID
+    except changes.Conflict:
+        form.players.errors = [_("Another game with one of these players was started at the same moment, "
+                                 "so nothing was saved. Press Start the game again.")]
+        return _new_game_page(form), CONFLICT
     grant(game)
     if game.target < rules.SUGGESTED_MINIMUM_TARGET:
         flash(_("A target of %(target)d makes a short game: 150 is usual and 100 a good minimum (R16).",
@@ -76,11 +85,27 @@ def new_game():
     return redirect(url_for("games.table", game_id=game.id))
 
 
+def _new_game_page(form):
+    """New game, with the people the club knows as quick picks."""
+    people, tables = quick_picks()
+    return render_template("games/new.html", form=form, people=people, tables=tables)
+
+
+# Buttons that change the seats and show the form again: nothing is started.
+RESEATING_BUTTONS = ("add", "remove", "pick", "table")
+
+
 def _reseated(form, formdata):
-    """The new-game form with a seat added or removed, keeping everything typed."""
+    """The new-game form with a seat added or removed, a known person seated, or a whole table
+    seated as it sat in a recent game, keeping everything else typed."""
     names = [entry.data or "" for entry in form.players.entries]
     dealer = form.first_dealer.data if isinstance(form.first_dealer.data, int) else 0
-    if "add" in formdata and len(names) < rules.MAX_PLAYERS:
+    if "pick" in formdata:
+        names = _seated(names, formdata["pick"].strip())
+    elif "table" in formdata:
+        names = [name.strip() for name in formdata["table"].splitlines() if name.strip()][:rules.MAX_PLAYERS]
+        names += [""] * (rules.MIN_PLAYERS - len(names))
+    elif "add" in formdata and len(names) < rules.MAX_PLAYERS:
         names.append("")
     elif "remove" in formdata and len(names) > rules.MIN_PLAYERS:
         try:
@@ -98,6 +123,16 @@ def _reseated(form, formdata):
         reseated.add(f"players-{seat}", name)
     reseated.add("first_dealer", str(min(dealer, len(names) - 1)))
     return NewGameForm(reseated)
+
+
+def _seated(names, name):
+    """``names`` with ``name`` in the first empty seat (a seat added if none is), unless already seated."""
+    if not name or any(name_key(name) == name_key(seated) for seated in names if seated):
+        return names
+    empty = next((seat for seat, seated in enumerate(names) if not seated.strip()), None)
+    if empty is not None:
+        return [*names[:empty], name, *names[empty + 1:]]
+    return [*names, name] if len(names) < rules.MAX_PLAYERS else names
 
 
 # --- The table view ----------------------------------------------------------

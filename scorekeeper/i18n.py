@@ -125,6 +125,11 @@ def _written(value, locale):
     return format_decimal(value, locale=locale)
 
 
+def one_decimal(value):
+    """A figure with one decimal, as the reader's language writes it ("9.2", "9,2"); a dash for none."""
+    return "–" if value is None else format_decimal(value, "#,##0.0", locale=get_locale())
+
+
 # Counted things, each a whole phrase in the plural form its count takes in the reader's
 # language ("1 heart", "2 hearts"; Malay has one form, Portuguese and Spanish three).
 def hearts_count(count):
@@ -222,6 +227,7 @@ def init_app(app):
     babel.init_app(app, locale_selector=select_language)
     app.jinja_env.install_gettext_callables(template_gettext, template_ngettext, newstyle=True)
     app.jinja_env.filters["number"] = number
+    app.jinja_env.filters["one_decimal"] = one_decimal
     app.jinja_env.filters["names"] = names_list
     app.jinja_env.filters["date"] = format_date
     app.jinja_env.filters["datetime_short"] = datetime_short

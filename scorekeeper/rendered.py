@@ -89,7 +89,7 @@ class Page:
         return encoded(Response(mimetype="text/html"), body, gzip.compress(body, 6, mtime=0))
 
 
-def _kept(name, most):
+def kept(name, most):
     """The app's ``Kept`` map called ``name``, made on first use (not on every request)."""
     kept = current_app.extensions.get(f"scorekeeper.{name}")
     if kept is None:
@@ -114,7 +114,7 @@ def game_page(game_id, render, readonly=False):
     # The game's own key names this game for good, should its id ever be reused (a restored database).
     key = (request.endpoint, request.full_path, request.host, request.scheme, str(get_locale()),
            scorer, game_id, row.scorer_key, row.revision)
-    pages = _kept("pages", MOST_PAGES)
+    pages = kept("pages", MOST_PAGES)
     page = pages.get(key)
     if page is None:
         # After a hand, a whole table's phones ask for the new page within a poll: one renders it,
@@ -142,7 +142,7 @@ def _rendering_lock(key):
 
 def game_revision(game_id):
     """The game's (revision, scorer_key), or None if there is no such game; at most ``FRESH_FOR`` old."""
-    revisions = _kept("revisions", MOST_REVISIONS)
+    revisions = kept("revisions", MOST_REVISIONS)
     known = revisions.get(game_id)
     now = time.monotonic()
     if known is not None and now - known[0] < FRESH_FOR:
@@ -155,12 +155,12 @@ def game_revision(game_id):
 
 def forget(game_id):
     """A write to the game was committed here: its revision is read afresh next time."""
-    _kept("revisions", MOST_REVISIONS).forget(game_id)
+    kept("revisions", MOST_REVISIONS).forget(game_id)
 
 
 def scoreboard(game):
     """``game.scoreboard()``, computed once per revision of the game and kept (R17)."""
-    boards = _kept("scoreboards", MOST_SCOREBOARDS)
+    boards = kept("scoreboards", MOST_SCOREBOARDS)
     board = boards.get(_board_key(game))
     if board is None:
         board = game.scoreboard()

@@ -13,7 +13,8 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from decimal import ROUND_HALF_UP, Decimal
 
 MIN_PLAYERS = 6
 MAX_PLAYERS = 11
@@ -1344,3 +1345,60 @@ def starting_total(board: Scoreboard, rule: StartRule | str, typed: int | None =
     if type(typed) is not int:
         raise ValueError(f"a typed starting total is a whole number, not {typed!r}")
     return typed
+
+
+# --- A player's figures across games: the club's memory ------------------------------
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What a player did in one game, or a person in many (added up), derived from the recorded hands (R17).
+
+    ``games`` played, of them ``finished`` (the game ended, R16) and ``wins``
+    (a finished game won; a shared win is a win). ``hands`` played and the
+    ``points`` they scored (moons included, a joiner's starting total not),
+    ``zero_hands`` scored 0, the moons shot by choice (R15), and the
+    ``hearts`` and ``marias`` taken (R14).
+    """
+
+    games: int = 0
+    finished: int = 0
+    wins: int = 0
+    hands: int = 0
+    points: int = 0
+    zero_hands: int = 0
+    moons_subtracted: int = 0
+    moons_added: int = 0
+    hearts: int = 0
+    marias: int = 0
+
+    def __add__(self, other: Figures) -> Figures:
+        return Figures(*(getattr(self, each.name) + getattr(other, each.name) for each in fields(self)))
+
+    @property
+    def moons(self) -> int:
+        return self.moons_subtracted + self.moons_added
+
+    @property
+    def points_per_hand(self) -> Decimal | None:
+        """Points a hand to one decimal, halves rounded away from zero; None before any hand."""
+        if not self.hands:
+            return None
+        return (Decimal(self.points) / Decimal(self.hands)).quantize(Decimal("0.1"), ROUND_HALF_UP)
+
+
+def game_figures(board: Scoreboard) -> tuple[Figures, ...]:
+    """Each player's ``Figures`` in one game, by roster number."""
+    counts = [[0] * 7 for _player in range(board.players)]  # hands, points, zero, -moons, +moons, hearts, marias
+    for summary in board.hands:
+        for place, player in enumerate(summary.seating):
+            points, taken, mine = summary.points[player], summary.taken[place], counts[player]
+            mine[0] += 1
+            mine[1] += points
+            mine[2] += points == 0
+            if summary.shooter == player:
+                mine[3 if summary.moon is Moon.SUBTRACT else 4] += 1
+            mine[5] += taken.hearts
+            mine[6] += taken.marias
+    finished = int(board.over)
+    return tuple(Figures(1, finished, int(player in board.winners), *mine) for player, mine in enumerate(counts))

@@ -1,0 +1,451 @@
+"""The club's memory (issue 15): people across games, their figures, the season's table and /stats.json."""
+
+import random
+from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
+
+import pytest
+from sqlalchemy import event, select, update
+
+from scorekeeper.models import Game, Person, PersonChange, PersonName, Player, db
+
+from .tabletop import (
+    ELEVEN,
+    SIX,
+    create_game,
+    form_fields,
+    game_form,
+    hidden_fields,
+    post_hand,
+    random_game_document,
+    record_hand,
+    store_games,
+    text_of,
+)
+
+FLAT = [(5, 0), (5, 0), (4, 1), (4, 0), (4, 1), (4, 0)]  # 26 hearts, 2 Black Marias
+MOON = [(26, 2), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)]
+
+
+def stats(client, query=""):
+    response = client.get(f"/stats.json{query}")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return {player["name"]: player for player in response.get_json()["players"]}
+
+
+def people(app):
+    """Every person not merged away: (id, name)."""
+    with app.app_context():
+        return db.session.execute(select(Person.id, Person.name).where(Person.merged_into_id.is_(None))
+                                  .order_by(Person.id)).all()
+
+
+def person_id(app, name):
+    return next(person for person, shown in people(app) if shown == name)
+
+
+def merges(app):
+    """The ids of the merges in the club's trail, oldest first."""
+    with app.app_context():
+        return db.session.execute(select(PersonChange.id).where(PersonChange.action == "merge")
+                                  .order_by(PersonChange.id)).scalars().all()
+
+
+def table_rows(response):
+    """The text of the season table's rows only."""
+    return text_of(response).split("Black Marias", 1)[1]
+
+
+def post_form(client, url, page_url, fields):
+    """Post a form of the page at ``page_url`` (its CSRF token) with ``fields``."""
+    return client.post(url, data={**hidden_fields(client, page_url), **fields})
+
+
+# --- People, linked by name ----------------------------------------------------------------
+
+
+def test_one_name_written_three_ways_is_one_person_shown_by_the_latest_spelling(app, client):
+    create_game(client, ["Ana", *SIX[1:]])
+    create_game(client, ["ana ", *SIX[1:]])
+    create_game(client, ["Ａｎａ", *SIX[1:]])
+
+    figures = stats(client)
+
+    assert [name for _id, name in people(app)].count("Ａｎａ") == 1
+    assert "Ana" not in figures and figures["Ａｎａ"]["games"] == 3
+    assert len(people(app)) == 6
+
+
+def test_one_person_cannot_sit_twice_and_everything_typed_stays(client):
+    names = ["Ana", "Bo", "Caio", "Ａｎａ", "Eli", "Fay"]
+    fields = {**hidden_fields(client, "/games/new"), **game_form(names, target="99")}
+
+    response = client.post("/games/new", data=fields)
+
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "Ａｎａ is already at the table (seat 1)" in text_of(response)
+    assert 'aria-describedby="seat-3-error"' in page and 'value="99"' in page and 'value="Caio"' in page
+
+
+def test_two_spellings_of_one_merged_person_cannot_sit_together(app, client):
+    create_game(client, ["Ana", *SIX[1:]])
+    create_game(client, ["Anna", "Zoe", *SIX[2:]])
+    ana, anna = person_id(app, "Ana"), person_id(app, "Anna")
+    post_form(client, f"/players/{ana}/merge", f"/players/{ana}", {"other": str(anna)})
+    fields = {**hidden_fields(client, "/games/new"), **game_form(["Ana", "Anna", *SIX[2:]])}
+
+    response = client.post("/games/new", data=fields)
+
+    assert response.status_code == 400
+    assert "Anna and Ana are one person" in text_of(response)
+    assert len(people(app)) == 7
+
+
+def test_imported_restored_and_joining_players_are_linked(app, client):
+    store_games(app, [random_game_document(random.Random(1), "Restored", 2, 3)])
+    game_id = create_game(client, ELEVEN[:10])
+    record_hand(client, game_id, [(3, 0)] * 8 + [(1, 1), (1, 1)])
+    seating = f"/games/{game_id}/seating"
+
+    response = post_form(client, seating, seating, {"name": " kai", "at": "0", "start_rule": "highest"})
+
+    assert response.status_code == 302
+    with app.app_context():
+        assert db.session.execute(select(Player).where(Player.person_id.is_(None))).first() is None
+        assert db.session.get(PersonName, "kai") is not None
+
+
+def test_a_joiner_who_is_a_seated_player_under_a_merged_name_is_refused(app, client):
+    game_id = create_game(client, ["Ana", *ELEVEN[1:6], "Gil"])
+    create_game(client, ["Anna", "Zoe", "Yan", "Xu", "Wes", "Val"])
+    ana, anna = person_id(app, "Ana"), person_id(app, "Anna")
+    post_form(client, f"/players/{ana}/merge", f"/players/{ana}", {"other": str(anna)})
+    record_hand(client, game_id, [(4, 0), (4, 0), (4, 0), (4, 0), (4, 0), (3, 1), (3, 1)])
+    seating = f"/games/{game_id}/seating"
+
+    response = post_form(client, seating, seating, {"name": "Anna", "at": "0", "start_rule": "zero"})
+
+    assert response.status_code == 400
+    assert "Anna and Ana are one person" in text_of(response)
+    assert 'value="Anna"' in response.get_data(as_text=True)
+
+
+# --- Rename, merge, undo ------------------------------------------------------------------
+
+
+def test_a_renamed_person_is_found_by_old_and_new_names_and_games_keep_theirs(app, client):
+    game_id = create_game(client, SIX)
+    bo = person_id(app, "Bo")
+
+    response = post_form(client, f"/players/{bo}/rename", f"/players/{bo}", {"name": "Robert"})
+    create_game(client, ["robert", "Zoe", "Yan", "Xu", "Wes", "Val"])
+    create_game(client, ["Bo", "Zoe", "Yan", "Xu", "Wes", "Val"], name="Later")
+
+    assert response.status_code == 302
+    assert stats(client)["Bo"]["games"] == 3  # the latest spelling again
+    assert client.get(f"/games/{game_id}/export.json").get_json()["players"][1] == "Bo"
+
+
+def test_a_rename_to_someone_elses_name_is_refused_next_to_the_field(app, client):
+    create_game(client, SIX)
+    bo = person_id(app, "Bo")
+
+    response = post_form(client, f"/players/{bo}/rename", f"/players/{bo}", {"name": "ＡＮＡ"})
+
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "ＡＮＡ is already someone else's name" in text_of(response)
+    assert 'value="ＡＮＡ"' in page and 'id="rename-name-error"' in page
+
+
+@pytest.mark.parametrize("name, message", [
+    ("", "Enter the name to show."),
+    ("x" * 41, "Keep names to 40 characters."),
+    ("A\tB", "A name cannot hold tabs"),
+])
+def test_a_bad_new_name_is_refused_in_words(app, client, name, message):
+    create_game(client, SIX)
+    bo = person_id(app, "Bo")
+
+    response = post_form(client, f"/players/{bo}/rename", f"/players/{bo}", {"name": name})
+
+    assert response.status_code == 400
+    assert message in text_of(response)
+    assert people(app)[1].name == "Bo"
+
+
+def test_merging_adds_up_the_figures_and_undoing_it_splits_them_again(app, client):
+    first = create_game(client, ["Ana", *SIX[1:]])
+    record_hand(client, first, FLAT)
+    second = create_game(client, ["Anna", "Zoe", "Yan", "Xu", "Wes", "Val"])
+    record_hand(client, second, MOON, moon="subtract")
+    ana, anna = person_id(app, "Ana"), person_id(app, "Anna")
+    before = stats(client)
+
+    merged = post_form(client, f"/players/{ana}/merge", f"/players/{ana}", {"other": str(anna)})
+    together = stats(client)
+    redirected = client.get(f"/players/{anna}")
+    create_game(client, ["ANNA", "Zoe", "Yan", "Xu", "Wes", "Val"], name="After the merge")
+    page = client.get(f"/players/{ana}").get_data(as_text=True)
+    undone = post_form(client, f"/players/{ana}/undo", f"/players/{ana}", {"change": str(merges(app)[0])})
+    apart = stats(client)
+
+    assert merged.status_code == 302 and undone.status_code == 302
+    assert f'name="change" value="{merges(app)[0]}"' in page
+    assert together["Ana"]["games"] == 2 and "Anna" not in together
+    assert together["Ana"]["points"] == before["Ana"]["points"] + before["Anna"]["points"]
+    assert together["Ana"]["moons"] == 1
+    assert redirected.headers["Location"] == f"/players/{ana}"  # a merged person's page leads to who they became
+    assert apart["Ana"] == before["Ana"]
+    assert apart["ANNA"]["games"] == 2  # the game typed with their spelling since went back with them
+
+
+def test_a_merge_is_refused_for_two_who_played_together_and_an_undo_only_once(app, client):
+    create_game(client, SIX, name="Friday")
+    create_game(client, ["Ana", "Anna", "Yan", "Xu", "Wes", "Val"], name="Saturday")
+    create_game(client, ["Cleo", "Zoe", "Yan", "Xu", "Wes", "Val"])
+    ana, bo, anna, cleo = (person_id(app, name) for name in ("Ana", "Bo", "Anna", "Cleo"))
+
+    together = post_form(client, f"/players/{ana}/merge", f"/players/{ana}", {"other": str(bo)})
+    herself = post_form(client, f"/players/{ana}/merge", f"/players/{ana}", {"other": str(ana)})
+    nobody = post_form(client, f"/players/{ana}/merge", f"/players/{ana}", {"other": ""})
+    post_form(client, f"/players/{anna}/merge", f"/players/{anna}", {"other": str(cleo)})
+    merge_id = merges(app)[0]
+    post_form(client, f"/players/{anna}/undo", f"/players/{anna}", {"change": str(merge_id)})
+    again = post_form(client, f"/players/{anna}/undo", f"/players/{anna}", {"change": str(merge_id)})
+
+    assert together.status_code == 400 and "Bo played in Friday with this person" in text_of(together)
+    assert herself.status_code == 400 and "Choose someone other than this person." in text_of(herself)
+    assert nobody.status_code == 400 and "Choose who to merge." in text_of(nobody)
+    assert again.status_code == 400 and "That merge was undone already." in text_of(again)
+    assert len(people(app)) == 13
+
+
+def test_a_merge_cannot_be_undone_once_the_survivor_was_merged_away(app, client):
+    for names in (["Ana", *SIX[1:]], ["Anna", "Zoe", "Yan", "Xu", "Wes", "Val"], ["Ann", "Quin", "Pia", "Ola", "Nik", "Max"]):
+        create_game(client, names)
+    ana, anna, ann = (person_id(app, name) for name in ("Ana", "Anna", "Ann"))
+    post_form(client, f"/players/{anna}/merge", f"/players/{anna}", {"other": str(ann)})
+    post_form(client, f"/players/{ana}/merge", f"/players/{ana}", {"other": str(anna)})
+
+    page = client.get(f"/players/{anna}", follow_redirects=True)
+    refused = post_form(client, f"/players/{anna}/undo", f"/players/{ana}", {"change": str(merges(app)[0])})
+
+    assert "Ana" in text_of(page) and stats(client)["Ana"]["games"] == 3
+    assert refused.status_code == 404  # Anna is merged away: her page is Ana's now
+
+
+# --- Figures ---------------------------------------------------------------------------------
+
+
+def plain_figures(documents):
+    """Each name's figures worked out by hand from game documents: the seeds' scoring (R14-R16)."""
+    figures = {}
+    for document in documents:
+        names, target = document["players"], document["target"]
+        totals = [0] * len(names)
+        for hand in document["hands"]:
+            for seat, taken in enumerate(hand["taken"]):
+                hearts, marias = taken["hearts"], taken["marias"]
+                if hand["moon"] is None and (hearts, marias) != (26, 2):
+                    points = hearts + 13 * marias
+                elif (hearts, marias) == (26, 2):
+                    points = -26 if hand["moon"] == "subtract" else 0
+                else:
+                    shooter_moon = hand["moon"]
+                    points = 26 if shooter_moon == "add" else 0
+                totals[seat] += points
+                mine = figures.setdefault(names[seat], dict.fromkeys(
+                    ["games", "finished", "wins", "hands", "points", "zero_hands", "moons", "hearts", "marias"], 0))
+                mine["hands"] += 1
+                mine["points"] += points
+                mine["zero_hands"] += points == 0
+                mine["moons"] += (hearts, marias) == (26, 2)
+                mine["hearts"] += hearts
+                mine["marias"] += marias
+        over = max(totals) >= target
+        for seat, name in enumerate(names):
+            mine = figures.setdefault(name, dict.fromkeys(
+                ["games", "finished", "wins", "hands", "points", "zero_hands", "moons", "hearts", "marias"], 0))
+            mine["games"] += 1
+            mine["finished"] += over
+            mine["wins"] += over and totals[seat] == min(totals)
+    for mine in figures.values():
+        mine["points_per_hand"] = (float((Decimal(mine["points"]) / mine["hands"]).quantize(
+            Decimal("0.1"), ROUND_HALF_UP)) if mine["hands"] else None)
+    return figures
+
+
+def test_the_figures_match_a_plain_model_over_generated_games(app, client):
+    chance = random.Random(15)
+    documents = [random_game_document(chance, f"Game {number}", 0, 12) for number in range(40)]
+    store_games(app, documents)
+
+    figures = stats(client)
+
+    expected = plain_figures(documents)
+    assert {name: {key: value for key, value in mine.items() if key != "name"} for name, mine in figures.items()} \
+        == expected
+    assert list(figures) == sorted(figures, key=str.casefold)
+
+
+def test_a_corrected_hand_flows_into_the_figures(client):
+    game_id = create_game(client, SIX)
+    record_hand(client, game_id, FLAT)
+    before = stats(client)["Ana"]
+
+    post_hand(client, game_id, MOON, number=1, moon="add")
+
+    after = stats(client)["Ana"]
+    assert (before["points"], before["moons"], before["hearts"]) == (5, 0, 5)
+    assert (after["points"], after["moons"], after["hearts"], after["zero_hands"]) == (0, 1, 26, 1)
+    assert stats(client)["Bo"]["points"] == 26
+
+
+def test_a_late_joiners_start_is_not_counted_in_their_points(app, client):
+    game_id = create_game(client, ELEVEN[:10])
+    record_hand(client, game_id, [(3, 0)] * 8 + [(1, 1), (1, 1)])
+    seating = f"/games/{game_id}/seating"
+    post_form(client, seating, seating, {"name": "Kai", "at": "0", "start_rule": "highest"})
+    record_hand(client, game_id, [(0, 0)] + [(3, 0)] * 8 + [(1, 1), (1, 1)])
+
+    kai = stats(client)["Kai"]
+
+    assert (kai["hands"], kai["points"], kai["zero_hands"], kai["points_per_hand"]) == (1, 0, 1, 0.0)
+    assert "14" in text_of(client.get(f"/players/{person_id(app, 'Kai')}"))  # their total, start included
+
+
+def test_points_a_hand_round_half_up():
+    from scorekeeper import rules
+
+    assert rules.Figures(hands=4, points=37).points_per_hand == Decimal("9.3")  # 9.25
+    assert rules.Figures(hands=41, points=377).points_per_hand == Decimal("9.2")
+    assert rules.Figures(hands=4, points=-37).points_per_hand == Decimal("-9.3")
+    assert rules.Figures().points_per_hand is None
+
+
+# --- Filters and sorting ------------------------------------------------------------------
+
+
+def test_the_date_filters_count_games_created_in_the_days_chosen(app, client):
+    for day in (1, 15, 30):
+        game_id = create_game(client, SIX)
+        with app.app_context():
+            db.session.execute(update(Game).where(Game.id == game_id).values(created_at=datetime(2026, 11, day, 23, 59)))
+            db.session.commit()
+
+    assert stats(client)["Ana"]["games"] == 3
+    assert stats(client, "?since=2026-11-15")["Ana"]["games"] == 2
+    assert stats(client, "?until=2026-11-15")["Ana"]["games"] == 2
+    assert stats(client, "?since=2026-11-15&until=2026-11-15")["Ana"]["games"] == 1
+    assert stats(client, "?since=2026-12-01") == {}
+    assert stats(client, "?min_games=4") == {}
+    assert stats(client, "?min_games=3")["Ana"]["games"] == 3
+
+
+@pytest.mark.parametrize("query, message", [
+    ("?since=yesterday", "Write the day as year-month-day, like 2026-12-01."),
+    ("?since=2026-02-30", "Write the day as year-month-day"),
+    ("?until=2026-W01-1", "Write the day as year-month-day"),
+    ("?since=2026-12-02&until=2026-12-01", "The last day comes before the first."),
+    ("?min_games=-1", "Type the least number of games as a whole number."),
+    ("?min_games=99999999999999999999", "Type the least number of games as a whole number."),
+])
+def test_bad_filters_are_refused_in_words_on_the_page_and_in_json(client, query, message):
+    create_game(client, SIX)
+
+    page = client.get(f"/players{query}")
+    document = client.get(f"/stats.json{query}")
+
+    assert page.status_code == 400 and message in text_of(page)
+    assert document.status_code == 400 and message in document.get_json()["error"]
+
+
+def test_the_season_table_sorts_by_any_column_either_way(client):
+    game_id = create_game(client, SIX)
+    record_hand(client, game_id, FLAT)
+
+    by_points = table_rows(client.get("/players?sort=points"))
+    by_points_low_first = table_rows(client.get("/players?sort=-points"))
+    by_name = table_rows(client.get("/players?sort=name"))
+
+    assert by_points.index("Ana") < by_points.index("Bo") < by_points.index("Dee")
+    assert by_points_low_first.index("Dee") < by_points_low_first.index("Ana")
+    assert by_name.index("Ana") < by_name.index("Bo") < by_name.index("Caio")
+    assert client.get("/players?sort=nonsense").status_code == 200
+
+
+def test_the_person_page_shows_their_record_and_games(app, client):
+    won = create_game(client, SIX, target=10, name="Short one")
+    record_hand(client, won, [(0, 0), (6, 0), (5, 0), (5, 0), (5, 1), (5, 1)])
+    create_game(client, SIX, name="Still open")
+
+    page = text_of(client.get(f"/players/{person_id(app, 'Ana')}"))
+
+    assert "Short one" in page and "Still open" in page
+    assert "Won" in page and "In progress" in page
+    assert "Best game Short one 0 points" in page
+
+
+def test_a_person_page_that_does_not_exist_is_404(client):
+    assert client.get("/players/999").status_code == 404
+    assert client.get("/players/99999999999999").status_code == 404
+
+
+# --- Quick picks on New game -----------------------------------------------------------------
+
+
+def test_new_game_offers_the_last_table_and_known_people(client):
+    create_game(client, ELEVEN[:7])
+    page = client.get("/games/new").get_data(as_text=True)
+    fields = form_fields(page)
+
+    again = client.post("/games/new", data={**fields, **game_form([""] * 6), "table": "\n".join(ELEVEN[:7])})
+    picked = client.post("/games/new", data={**fields, **game_form(["Bo", "", "", "", "", ""]), "pick": "Gil"})
+
+    assert 'name="pick" value="Gil"' in page and 'name="table"' in page
+    assert again.status_code == 200 and 'value="Gil"' in again.get_data(as_text=True)
+    assert 'id="seat-6"' in again.get_data(as_text=True)
+    assert 'name="players-1" value="Gil"' in picked.get_data(as_text=True)
+
+
+# --- Costs --------------------------------------------------------------------------------------
+
+
+def count_statements(app, client, url):
+    seen = []
+    with app.app_context():
+        engine = db.engine
+    listener = lambda *args: seen.append(args[2])  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        status = client.get(url).status_code
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+    assert status == 200, url
+    return len(seen)
+
+
+@pytest.mark.parametrize("page", ["/players", "/stats.json", "/players/{ana}", "/games/new"])
+def test_the_club_pages_cost_the_same_few_statements_for_few_games_or_many(app, client, page):
+    chance = random.Random(3)
+    store_games(app, [random_game_document(chance, f"G{number}", 0, 4) for number in range(3)])
+    create_game(client, SIX)
+    count_statements(app, client, page.format(ana=person_id(app, "Ana")))  # the games are scored
+    few = count_statements(app, client, page.format(ana=person_id(app, "Ana")))
+    store_games(app, [random_game_document(chance, f"H{number}", 0, 4) for number in range(30)])
+    count_statements(app, client, page.format(ana=person_id(app, "Ana")))  # the new games are scored
+
+    many = count_statements(app, client, page.format(ana=person_id(app, "Ana")))
+
+    assert few == many and many <= 6, f"{page}: {few} then {many}"
+
+
+def test_the_season_costs_three_statements_when_games_changed_and_one_when_none_did(app, client):
+    chance = random.Random(4)
+    store_games(app, [random_game_document(chance, f"G{number}", 0, 4) for number in range(20)])
+
+    first, again = count_statements(app, client, "/stats.json"), count_statements(app, client, "/stats.json")
+
+    assert (first, again) == (3, 1)
