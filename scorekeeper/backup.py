@@ -105,6 +105,9 @@ def restore_document(document):
             raise DocumentError(f"{_which_game(index, len(documents), game_document)}: {error}") from None
     try:
         return table.restore_backup(games)
+    except table.SamePerson as error:
+        raise DocumentError(f"{error} here (merged), but they sat at one table in the backup: "
+                            "undo that merge first.") from None
     except table.Conflict:
         raise DocumentError("The database refused the games.") from None
 

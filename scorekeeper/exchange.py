@@ -389,6 +389,8 @@ def import_game_command(file):
         game = table.import_game(read_text(file.read()))
     except DocumentError as error:
         raise click.ClickException(str(error)) from None
+    except table.SamePerson as error:
+        raise click.ClickException(f"{error} here (merged); nothing was imported.") from None
     except table.Conflict:
         raise click.ClickException("The database refused the game; nothing was imported.") from None
     click.echo(game.id)

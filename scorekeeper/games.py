@@ -210,7 +210,7 @@ def import_game():
             game = changes.import_game(read_text(text, most_hands=MOST_UPLOADED_HANDS))
         except DocumentError as error:
             form.problem = str(error)
-        except changes.Conflict as error:
+        except (changes.Conflict, changes.SamePerson) as error:
             form.problem = describe(error)
         else:
             grant(game)

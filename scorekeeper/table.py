@@ -600,11 +600,12 @@ def _people_trail():
 
 
 def _claim_person(person_id, merged_into, becomes):
-    """Move a person's ``merged_into_id`` from ``merged_into`` to ``becomes``; ``Conflict`` if another device moved it."""
+    """Move a person's ``merged_into_id`` from ``merged_into`` to ``becomes`` (None: not merged), or raise
+    ``Conflict`` if another device moved it first."""
+    now = Person.merged_into_id.is_(None) if merged_into is None else Person.merged_into_id == merged_into
     moved = db.session.execute(
-        update(Person).where(Person.id == person_id, Person.merged_into_id.is_(merged_into)
-                             if merged_into is None else Person.merged_into_id == merged_into)
-        .values(merged_into_id=becomes), execution_options={"synchronize_session": False})
+        update(Person).where(Person.id == person_id, now).values(merged_into_id=becomes),
+        execution_options={"synchronize_session": False})
     if moved.rowcount != 1:
         raise Conflict()
 

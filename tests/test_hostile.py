@@ -692,6 +692,49 @@ def test_pages_answer_hostile_queries_without_a_500_or_a_change(table):
     get()
 
 
+# --- The club's people ------------------------------------------------------------------------------
+
+
+def person_ids(table):
+    """The pristine people, and ids that name nobody."""
+    people = [row[0] for row in table.state["person"]]
+    return st.sampled_from(people * 3 + [0, 999, PAST_POSTGRES, SQLITE_MAX, 2**63])
+
+
+@st.composite
+def people_requests(draw, table):
+    person = draw(person_ids(table))
+    other = draw(person_ids(table).map(str) | JUNK)
+    action = draw(st.sampled_from(["rename", "merge", "undo", "page", "season", "stats"]))
+    if action in ("page", "season", "stats"):
+        url = {"page": f"/players/{person}", "season": "/players", "stats": "/stats.json"}[action]
+        query = draw(st.dictionaries(st.sampled_from(["since", "until", "min_games", "sort"]) | st.text(max_size=5),
+                                     JUNK | st.sampled_from(["2026-12-01", "2026-02-29", "0001-01-01", "9999-12-31",
+                                                             "-wins", "points_per_hand", "name"]), max_size=4))
+        return "GET", url, query, None
+    base = token(draw, table, table.scorer)
+    base += {"rename": [("name", draw(st.sampled_from(["Ana", "ＡＮＡ", "Zed", " bo ", "x" * 41]) | JUNK))],
+             "merge": [("other", other)],
+             "undo": [("change", draw(st.sampled_from(["1", "0"]) | JUNK))]}[action]
+    return "POST", f"/players/{person}/{action}", None, draw(hostile(base))
+
+
+def test_the_people_pages_and_forms_refuse_hostile_input_with_a_message(table):
+    @HOSTILE
+    @given(request=people_requests(table))
+    def send_one(request):
+        method, url, query, pairs = request
+
+        if method == "GET":
+            response = send(table, table.stranger, method, url, query_string=query)
+        else:
+            response = send(table, table.scorer, method, url, pairs)
+
+        assert response.status_code in (200, 302, 400, 404, 409)
+
+    send_one()
+
+
 # --- A phone without the scorer key ----------------------------------------------------------------
 
 

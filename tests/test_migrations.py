@@ -89,11 +89,18 @@ def test_upgrading_a_filled_first_schema_keeps_every_game(first_schema_database)
             assert document["players"] == names
             assert list(document["totals"].values()) == totals
             assert len(document["hands"]) == hands
+        season = {player["name"]: player for player in client.get("/stats.json").get_json()["players"]}
         with app.app_context():
+            unlinked = db.session.execute(sa.text("SELECT COUNT(*) FROM player WHERE person_id IS NULL")).scalar()
             keys = db.session.execute(sa.text("SELECT scorer_key FROM game")).scalars().all()
             version = db.session.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
     assert len(set(keys)) == len(expected) and all(len(key) >= 32 for key in keys)
     assert version == "0005"
+    assert unlinked == 0  # every existing player became a person, one a name
+    assert {name: player["games"] for name, player in season.items()} == {
+        name: sum(name in names for _id, names, _totals, _hands in expected) for name in season}
+    assert sum(player["hands"] for player in season.values()) == sum(
+        len(names) * hands for _id, names, _totals, hands in expected)
     print(f"migrations: {len(expected)} games upgraded from the first schema, all intact")
 
 

@@ -1,5 +1,6 @@
 """The club's memory (issue 15): people across games, their figures, the season's table and /stats.json."""
 
+import io
 import random
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
@@ -223,8 +224,9 @@ def test_a_merge_is_refused_for_two_who_played_together_and_an_undo_only_once(ap
 
 
 def test_a_merge_cannot_be_undone_once_the_survivor_was_merged_away(app, client):
-    for names in (["Ana", *SIX[1:]], ["Anna", "Zoe", "Yan", "Xu", "Wes", "Val"], ["Ann", "Quin", "Pia", "Ola", "Nik", "Max"]):
-        create_game(client, names)
+    create_game(client, ["Ana", *SIX[1:]])
+    create_game(client, ["Anna", "Zoe", "Yan", "Xu", "Wes", "Val"])
+    create_game(client, ["Ann", "Quin", "Pia", "Ola", "Nik", "Max"])
     ana, anna, ann = (person_id(app, name) for name in ("Ana", "Anna", "Ann"))
     post_form(client, f"/players/{anna}/merge", f"/players/{anna}", {"other": str(ann)})
     post_form(client, f"/players/{ana}/merge", f"/players/{ana}", {"other": str(anna)})
@@ -332,7 +334,8 @@ def test_the_date_filters_count_games_created_in_the_days_chosen(app, client):
     for day in (1, 15, 30):
         game_id = create_game(client, SIX)
         with app.app_context():
-            db.session.execute(update(Game).where(Game.id == game_id).values(created_at=datetime(2026, 11, day, 23, 59)))
+            created = datetime(2026, 11, day, 23, 59)
+            db.session.execute(update(Game).where(Game.id == game_id).values(created_at=created))
             db.session.commit()
 
     assert stats(client)["Ana"]["games"] == 3
@@ -449,3 +452,20 @@ def test_the_season_costs_three_statements_when_games_changed_and_one_when_none_
     first, again = count_statements(app, client, "/stats.json"), count_statements(app, client, "/stats.json")
 
     assert (first, again) == (3, 1)
+
+
+def test_importing_a_game_where_two_merged_spellings_sat_together_is_refused_in_words(app, client):
+    first = create_game(client, ["Ana", *SIX[1:]])
+    create_game(client, ["Anna", "Zoe", "Yan", "Xu", "Wes", "Val"])
+    document = client.get(f"/games/{first}/export.json").get_data().replace(b'"Bo"', b'"Anna"')
+    ana, anna = person_id(app, "Ana"), person_id(app, "Anna")
+    post_form(client, f"/players/{ana}/merge", f"/players/{ana}", {"other": str(anna)})
+    token = hidden_fields(client, "/games/import")["csrf_token"]
+
+    response = client.post("/games/import", data={"csrf_token": token, "document": (io.BytesIO(document), "g.json")},
+                           content_type="multipart/form-data")
+
+    assert response.status_code == 400
+    assert "Anna and Ana are one person" in text_of(response)
+    with app.app_context():
+        assert db.session.execute(select(db.func.count(Game.id))).scalar() == 2
