@@ -13,7 +13,7 @@ from datetime import datetime
 from sqlalchemy import create_engine, func, insert, select
 
 from scorekeeper.exchange import MOST_UPLOADED_HANDS
-from scorekeeper.models import Game, Hand, Player, Taking, new_scorer_key
+from scorekeeper.models import Game, Hand, Person, PersonName, Player, Taking, name_key, new_scorer_key
 from tests.tabletop import (
     ELEVEN,
     SIX,
@@ -141,6 +141,20 @@ class Importer:
                                      self.document, expect=self.expect)
 
 
+def _people(connection, names):
+    """The person of each name, made if the database has none yet (as table._people_of would)."""
+    found = dict(connection.execute(select(PersonName.key, PersonName.person_id)
+                                    .where(PersonName.key.in_([name_key(name) for name in names]))).all())
+    people = []
+    for name in names:
+        person = found.get(name_key(name))
+        if person is None:
+            person = connection.execute(insert(Person).values(name=name).returning(Person.id)).scalar()
+            connection.execute(insert(PersonName).values(key=name_key(name), person_id=person))
+        people.append(person)
+    return people
+
+
 def add_many_games(database_uri, count, hands=3):
     """Add ``count`` six-player games of ``hands`` plain hands straight into the (SQLite) database, in bulk.
 
@@ -157,8 +171,10 @@ def add_many_games(database_uri, count, hands=3):
                 {"id": game_id, "name": f"Club game {game_id}", "target": NEVER_ENDS, "first_dealer": 0,
                  "created_at": datetime(2026, 12, 1), "revision": 1 + hands, "last_hand_key": hands,
                  "scorer_key": new_scorer_key()} for game_id in ids])
+            people = _people(connection, SIX)
             connection.execute(insert(Player), [
-                {"game_id": game_id, "seat": seat, "name": name} for game_id in ids for seat, name in enumerate(SIX)])
+                {"game_id": game_id, "seat": seat, "name": name, "person_id": people[seat]}
+                for game_id in ids for seat, name in enumerate(SIX)])
             hand_rows, taking_rows = [], []
             for game_id in ids:
                 for number in range(1, hands + 1):

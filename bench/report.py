@@ -8,6 +8,7 @@ from bench import REPOSITORY
 from bench.browser import CHROMIUM, CPU_SLOWDOWN, LIVE_PATIENCE
 from bench.games import LONG_HANDS, SHORT_HANDS
 from bench.measure import FEW_GAMES, LIVE_CLIENTS, MANY_GAMES, PAGES, POLL_EVERY, Spread
+from bench.season import SEASON_GAMES
 from bench.server import THREADS, TRIVIAL
 from scorekeeper.exchange import MOST_UPLOADED_HANDS
 
@@ -27,6 +28,9 @@ BUDGETS = {  # issue 11, then those of issue 7 it left standing
     # issue 12
     "import": "the biggest import the limits allow at most 500x the trivial route, one more hand refused in < 50 ms",
     "list": f"the games list with {MANY_GAMES:,} games within 1.5x of the list with {FEW_GAMES}",
+    # issue 15
+    "season sql": f"the season's table and /stats.json of {SEASON_GAMES:,} games: at most 4 statements, 1 once seen",
+    "season": f"the season's table of {SEASON_GAMES:,} games, once seen, at most 60x the trivial route",
 }
 
 
@@ -132,6 +136,25 @@ def report_list_scale(report, scale):
     report.row(f"games list, {MANY_GAMES:,} games", ms(many.median), ms_range(many),
                f"{scale.many.ratio('list'):.2f}x", f"{growth:.2f}x the list with {FEW_GAMES}",
                budget="<= 1.5x", met=growth <= 1.5, counts_for="list")
+
+
+def report_season(report, season):
+    """Section 8: the season's table costs a few statements whatever the number of games."""
+    if season is None:
+        report.section("8. The season's table")
+        report.row("skipped")
+        return
+    report.section(f"8. The season's table, {season.games:,} games ({season.hands:,} hands) of 6-11 players")
+    for label, (first, again, changed) in season.statements.items():
+        report.row(f"SQL statements, {label}: first view / again / after a game changed",
+                   f"{first} / {again} / {changed}", note="games scored once a revision, then kept",
+                   budget="<= 4 / 1 / 4", met=first <= 4 and again == 1 and changed <= 4, counts_for="season sql")
+    report.row("first /players after the server started (every game scored)", ms(season.first_seconds),
+               note="once a server process")
+    for label, name in (("season", "/players"), ("stats", "/stats.json")):
+        spread, ratio = season.timings.spread(label), season.timings.ratio(label)
+        report.row(f"{name}, games already seen", ms(spread.median), ms_range(spread), f"{ratio:.2f}x",
+                   budget="<= 60x", met=ratio <= 60, counts_for="season")
 
 
 def report_load(report, load, settings):
@@ -264,6 +287,7 @@ def build_report(results, settings):
     report.row("peak resident memory of the server process (VmHWM)", f"{results.peak_memory / KB / KB:.1f} MB")
     report_browser(report, results.browser)
     report_list_scale(report, results.list_scale)
+    report_season(report, results.season)
     return report
 
 

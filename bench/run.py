@@ -46,6 +46,7 @@ from bench.measure import (  # noqa: E402
     time_requests,
 )
 from bench.report import build_report, notes  # noqa: E402
+from bench.season import SeasonScale, season_scale  # noqa: E402
 from bench.server import Client, Reply, app_config, running_server, scorer_cookie  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.models import db  # noqa: E402
@@ -85,9 +86,10 @@ class Results:
     browser: BrowserFigures | None
     peak_memory: int
     list_scale: ListScale | None = None
+    season: SeasonScale | None = None
 
 
-def measure(settings):
+def measure(settings, quick):
     """Fill a temporary database, count statements in-process, then serve it and measure the rest."""
     with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as folder:
         database_uri = f"sqlite:///{os.path.join(folder, 'bench.sqlite')}"
@@ -101,6 +103,8 @@ def measure(settings):
         with running_server(database_uri, folder) as server:
             progress(f"serving on 127.0.0.1:{server.port}")
             results = measure_served(server, games, statements, settings)
+        progress("the season's table: filling a database with a season of games")
+        results = replace(results, season=season_scale(folder, settings, quick))
         progress(f"the games list with {FEW_GAMES} games, then {MANY_GAMES}")
         list_uri = f"sqlite:///{os.path.join(folder, 'list.sqlite')}"
         with running_server(list_uri, folder) as server:
@@ -154,7 +158,7 @@ def main():
     if arguments.rounds:
         settings = replace(settings, rounds=max(1, arguments.rounds))
     header = machine()
-    results = measure(settings)
+    results = measure(settings, arguments.quick)
     report = build_report(results, settings)
     print(f"Scorekeeper benchmark{' (quick)' if arguments.quick else ''} · {header}")
     print("\n".join(notes(results, settings)))

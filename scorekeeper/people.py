@@ -39,6 +39,7 @@ bp = Blueprint("people", __name__)
 
 MOST_GAMES_KEPT = 50_000  # each game's figures are a few hundred bytes
 RECENT_GAMES_CHARTED = 12
+FEWEST_BAR_SLOTS = 6  # a few games' bars stay bars, not slabs
 QUICK_PICKS = 24  # the people offered on New game: the usual table and then some
 
 
@@ -51,6 +52,7 @@ class GameFigures:
 
     revision: int
     figures: tuple[rules.Figures, ...]  # by roster number
+    counts: tuple[tuple[int, ...], ...]  # the same as plain tuples: a season adds up thousands of them
     totals: tuple[int, ...]
     places: tuple[int | None, ...]  # at the end of a finished game, for the players still at the table
     hands: int
@@ -113,17 +115,15 @@ class Record:
 
 def season(since=None, until=None, min_games=0, person_id=None):
     """Every person's ``Record`` over the games created (or imported) from ``since`` to ``until``
-    (days, both included), with at least ``min_games`` games; only ``person_id``'s if given.
+    (days, both included), with at least ``min_games`` games; only ``person_id``'s, with their games, if given.
 
-    One statement when every game's figures are kept for its revision; two
+    One statement when every game's figures are kept for its revision; three
     more for the games changed since they were last seen, whatever their number.
     """
     query = (
-        select(Game.id, Game.revision, Game.name, Game.created_at, Game.target, Game.first_dealer,
-               Game.moon_points, Game.moon_choice, Game.passing, Game.cards_passed, Game.jack_of_diamonds,
-               Player.seat, Player.name, Person.id, Person.name)
+        select(Game.id, Game.revision, Player.seat, Player.name, Person.id, Person.name)
         .join(Player, Player.game_id == Game.id)
-        .join(Person, Person.id == Player.person_id)
+        .outerjoin(Person, Person.id == Player.person_id)  # a player without a person still counts in the roster
         .order_by(Game.id, Player.seat)
     )
     if since is not None:
@@ -132,53 +132,45 @@ def season(since=None, until=None, min_games=0, person_id=None):
         query = query.where(Game.created_at <= datetime.combine(until, time.max))
     if person_id is not None:
         query = query.where(Game.id.in_(select(Player.game_id).where(Player.person_id == person_id)))
-    games = [(GameHead(*head), [row[11:] for row in seated]) for head, seated in
-             itertools.groupby(db.session.execute(query).all(), key=lambda row: row[:11])]
+    rows = db.session.connection().execute(query).all()  # plain rows: thousands of them, no ORM loading
+    games = [(game_id, revision, [row[2:] for row in seated])
+             for (game_id, revision), seated in itertools.groupby(rows, key=lambda row: row[:2])]
     figures = _figures_of(games)
-    played = {}
-    for head, seated in games:
-        of_game = figures[head.id]
-        for seat, name, person, person_name in seated:
-            played.setdefault((person, person_name), []).append(Played(
-                head.id, head.name, head.created_at, name, of_game.figures[seat], of_game.totals[seat],
-                of_game.places[seat], len(seated), of_game.hands))
-    records = [Record(person, person_name, sum((game.figures for game in games), rules.Figures()), tuple(games))
-               for (person, person_name), games in played.items()]
+    counts = {}
+    for game_id, _revision, seated in games:
+        for seat, _name, person, person_name in seated:
+            if person is not None:
+                counts.setdefault((person, person_name), []).append(figures[game_id].counts[seat])
+    played = _played(person_id, games, figures) if person_id is not None else {}
+    records = [Record(person, person_name, rules.Figures(*map(sum, zip(*counts))), played.get(person, ()))
+               for (person, person_name), counts in counts.items()]
     return [record for record in records if record.figures.games >= min_games]
 
 
-@dataclass(frozen=True)
-class GameHead:
-    """A game's own columns, as the season reads them."""
-
-    id: int
-    revision: int
-    name: str
-    created_at: datetime
-    target: int
-    first_dealer: int
-    moon_points: int
-    moon_choice: str
-    passing: str
-    cards_passed: int
-    jack_of_diamonds: int
-
-    @property
-    def variant(self):
-        return variant_of(self.moon_points, self.moon_choice, self.passing, self.cards_passed,
-                          self.jack_of_diamonds)
+def _played(person_id, games, figures):
+    """``person_id``'s games as ``Played``, oldest first (their names and days read in one statement)."""
+    named = dict((game_id, (name, created_at)) for game_id, name, created_at in db.session.execute(
+        select(Game.id, Game.name, Game.created_at).where(Game.id.in_([game_id for game_id, _rev, _seated in games]))))
+    played = []
+    for game_id, _revision, seated in games:
+        of_game = figures[game_id]
+        for seat, name, person, _person_name in seated:
+            if person == person_id:
+                played.append(Played(game_id, *named[game_id], name, of_game.figures[seat], of_game.totals[seat],
+                                     of_game.places[seat], len(seated), of_game.hands))
+    return {person_id: tuple(played)}
 
 
 def _figures_of(games):
-    """``GameFigures`` of each game (a ``GameHead`` and its players): kept ones, and those changed since
-    they were kept scored afresh."""
+    """``GameFigures`` of each game (id, revision, its players): those kept for that revision, the others
+    scored afresh and kept."""
     known = kept("figures", MOST_GAMES_KEPT)
     figures = {}
-    for head, _players in games:
-        kept_figures = known.get(head.id)
-        if kept_figures is not None and kept_figures.revision == head.revision:
-            figures[head.id] = kept_figures
-    missing = [(head, len(players)) for head, players in games if head.id not in figures]
+    for game_id, revision, _seated in games:
+        kept_figures = known.get(game_id)
+        if kept_figures is not None and kept_figures.revision == revision:
+            figures[game_id] = kept_figures
+    missing = {game_id: (revision, len(seated)) for game_id, revision, seated in games if game_id not in figures}
     for game_id, scored in _scored(missing).items():
         known.put(game_id, scored)
         figures[game_id] = scored
@@ -186,10 +178,14 @@ def _figures_of(games):
 
 
 def _scored(games):
-    """``GameFigures`` of each game (a ``GameHead`` and its roster's size), scored from its rows in two statements."""
+    """``GameFigures`` of each game in ``games`` (id -> revision read, roster size), scored from its rows
+    in three statements."""
     if not games:
         return {}
-    game_ids = [head.id for head, _roster in games]
+    game_ids = list(games)
+    heads = db.session.execute(
+        select(Game.id, Game.target, Game.first_dealer, Game.moon_points, Game.moon_choice, Game.passing,
+               Game.cards_passed, Game.jack_of_diamonds).where(Game.id.in_(game_ids))).all()
     takings = db.session.execute(
         select(Hand.game_id, Hand.number, Hand.moon, Taking.hearts, Taking.marias, Taking.jacks)
         .join(Taking, Taking.hand_id == Hand.id).where(Hand.game_id.in_(game_ids))
@@ -203,13 +199,15 @@ def _scored(games):
                                   .order_by(SeatChange.id)).scalars():
         seat_changes.setdefault(row.game_id, []).append(row.value())
     scored = {}
-    for head, roster in games:
-        made = seat_changes.get(head.id, [])
+    for game_id, target, first_dealer, *variant in heads:
+        revision, roster = games[game_id]
+        made = seat_changes.get(game_id, [])
         joins = sum(isinstance(change, rules.Join) for change in made)
-        board = rules.score_game(roster - joins, head.first_dealer, head.target, records.get(head.id, []),
-                                 head.variant, made)
+        board = rules.score_game(roster - joins, first_dealer, target, records.get(game_id, []),
+                                 variant_of(*variant), made)
+        figures = rules.game_figures(board)
         places = {player: place for place, player in board.standings} if board.over else {}
-        scored[head.id] = GameFigures(head.revision, rules.game_figures(board), board.totals,
+        scored[game_id] = GameFigures(revision, figures, tuple(map(rules.astuple_shallow, figures)), board.totals,
                                       tuple(places.get(player) for player in range(board.players)),
                                       len(board.hands))
     return scored
@@ -418,7 +416,7 @@ def recent_chart(games):
     span = (highest - lowest) or 1
     plot = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM
     zero = CHART_TOP + plot * highest / span
-    slot = CHART_WIDTH / RECENT_GAMES_CHARTED
+    slot = CHART_WIDTH / max(len(games), FEWEST_BAR_SLOTS)
     bars = []
     for index, game in enumerate(games):
         top = CHART_TOP + plot * (highest - max(game.total, 0)) / span
