@@ -13,11 +13,13 @@ from contextlib import contextmanager
 
 import click
 from flask.cli import with_appcontext
+from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from . import exchange, table
 from .exchange import DocumentError, dumps, export_game, read_game
-from .models import Game, Hand, TrickLog, db
+from .forms import has_control_characters
+from .models import NAME_LENGTH, Game, Hand, Person, PersonName, TrickLog, db, name_key
 
 FORMAT = "scorekeeper/backup"
 VERSION = 1
@@ -37,7 +39,19 @@ def backup_document():
                 selectinload(Game.hands).selectinload(Hand.trick_log).selectinload(TrickLog.tricks),
             )
         ).scalars()
-        return {"format": FORMAT, "version": VERSION, "games": [export_game(game) for game in games]}
+        games = [export_game(game) for game in games]
+        return {"format": FORMAT, "version": VERSION, "games": games, "people": _people()}
+
+
+def _people():
+    """The club's people who have more than one spelling (merged or renamed): the games alone, linked
+    again by name on a restore, would make them several people."""
+    keys = {}
+    for person, key in db.session.execute(select(PersonName.person_id, PersonName.key).order_by(PersonName.key)):
+        keys.setdefault(person, []).append(key)
+    names = dict(db.session.execute(select(Person.id, Person.name).where(Person.id.in_(
+        [person for person, spelled in keys.items() if len(spelled) > 1]))).all())
+    return [{"name": names[person], "keys": spelled} for person, spelled in keys.items() if person in names]
 
 
 @contextmanager
@@ -103,13 +117,34 @@ def restore_document(document):
             games.append(read_game(game_document))
         except DocumentError as error:
             raise DocumentError(f"{_which_game(index, len(documents), game_document)}: {error}") from None
+    people = _read_people(document.get("people", []))
     try:
-        return table.restore_backup(games)
+        return table.restore_backup(games, people)
     except table.SamePerson as error:
         raise DocumentError(f"{error} here (merged), but they sat at one table in the backup: "
                             "undo that merge first.") from None
     except table.Conflict:
         raise DocumentError("The database refused the games.") from None
+
+
+def _read_people(entries):
+    """A backup's people as ``table.KnownPerson`` values, or ``DocumentError`` naming the first problem."""
+    if not isinstance(entries, list):
+        raise DocumentError("A backup's \"people\" must be a list.")
+    people, seen = [], set()
+    for number, entry in enumerate(entries, start=1):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        keys = entry.get("keys") if isinstance(entry, dict) else None
+        if (not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_LENGTH
+                or has_control_characters(name) or not isinstance(keys, list) or not keys
+                or not all(isinstance(key, str) and key and name_key(key) == key for key in keys)):
+            raise DocumentError(f"Person {number} of \"people\" needs a \"name\" (1 to {NAME_LENGTH} characters) "
+                                "and \"keys\": the names they are found by, as the app compares them.")
+        if seen & set(keys):
+            raise DocumentError(f"Person {number} of \"people\" shares a name with a person before them.")
+        seen |= set(keys)
+        people.append(table.KnownPerson(name.strip(), tuple(keys)))
+    return people
 
 
 def _which_game(index, count, game_document):

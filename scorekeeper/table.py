@@ -221,12 +221,46 @@ def import_game(facts):
     return game
 
 
-def restore_backup(games_facts):
-    """Create every game of a backup in one transaction: all of them or none."""
+@dataclass(frozen=True)
+class KnownPerson:
+    """A person a backup knew by several names (``keys``, as ``name_key`` makes them): merged or renamed."""
+
+    name: str
+    keys: tuple[str, ...]
+
+
+def restore_backup(games_facts, people=()):
+    """Create every game of a backup in one transaction: all of them or none.
+
+    The backup's ``people`` (``KnownPerson``) come first, so that its games'
+    names find them: a person none of whose names is known here is created
+    with all of them; names new here join the one person who has the others.
+    Names that several people have here stay as they are (merge them by hand).
+    """
     checked = [_checked_game(facts) for facts in games_facts]
     with _writing():
+        made = {_know(person): person.name for person in people}
         games = [_insert_game(facts) for facts in checked]
+        made.pop(None, None)
+        if made:  # shown as the backup showed them, not by the spelling of the last game restored
+            db.session.execute(update(Person), [{"id": person, "name": name} for person, name in made.items()])
     return games
+
+
+def _know(person):
+    """Make a backup's ``KnownPerson`` known here (see ``restore_backup``); their id if they were made here."""
+    owners = dict(db.session.execute(
+        select(PersonName.key, PersonName.person_id).where(PersonName.key.in_(person.keys))).all())
+    if len(set(owners.values())) > 1:
+        return None
+    owner = next(iter(owners.values()), None)
+    made = owner is None
+    if made:
+        owner = _inserted(Person, [{"name": person.name}])[0]
+    unknown = [key for key in person.keys if key not in owners]
+    if unknown:
+        db.session.execute(insert(PersonName), [{"key": key, "person_id": owner} for key in unknown])
+    return owner if made else None
 
 
 def _checked_game(facts):

@@ -10,9 +10,9 @@ from sqlalchemy import create_engine, event, text
 from scorekeeper import backup, create_app
 from scorekeeper.backup import DocumentError, backup_document, restore_document, restore_text
 from scorekeeper.exchange import export_game
-from scorekeeper.models import Game, Hand, Player, Taking, Trick, TrickLog, db
+from scorekeeper.models import Game, Hand, Person, Player, Taking, Trick, TrickLog, db
 
-from .tabletop import random_game_document, store_games
+from .tabletop import SIX, create_game, hidden_fields, random_game_document, store_games
 
 GAMES = 300
 SEED = 20240601
@@ -155,7 +155,7 @@ def test_backup_of_an_empty_database_has_no_games_and_restores_nothing(app, fres
     with fresh_app.app_context():
         restored = restore_document(document)
 
-    assert document == {"format": "scorekeeper/backup", "version": 1, "games": []}
+    assert document == {"format": "scorekeeper/backup", "version": 1, "games": [], "people": []}
     assert restored == []
     assert rows(fresh_app)["Game"] == 0
 
@@ -198,6 +198,12 @@ THIRD = 'Game 3 of 3 ("Game 3 à la table")'
     (lambda d: d["games"][2].update(name="", format="elsewhere"), 'Game 3 of 3 (no name): The document\'s "format"'),
     (lambda d: d["games"].insert(1, [1, 2, 3]), "Game 2 of 4 (no name): The document must be a JSON object"),
     (lambda d: d["games"][0].update(name="x" * 81), 'Game 1 of 3 ("' + "x" * 40 + '…"): The game\'s "name"'),
+    (lambda d: d.update(people={"Ana": ["ana"]}), 'A backup\'s "people" must be a list.'),
+    (lambda d: d.update(people=[{"name": "Ana", "keys": ["Ana"]}]), 'Person 1 of "people" needs a "name"'),
+    (lambda d: d.update(people=[{"name": "Ana\n", "keys": ["ana"]}]), 'Person 1 of "people" needs a "name"'),
+    (lambda d: d.update(people=[{"name": "Ana", "keys": []}]), 'Person 1 of "people" needs a "name"'),
+    (lambda d: d.update(people=[{"name": "Ana", "keys": ["ana", "anna"]}, {"name": "Anna", "keys": ["anna"]}]),
+     'Person 2 of "people" shares a name with a person before them.'),
 ])
 def test_a_backup_with_any_problem_restores_nothing_and_names_it(app, fresh_app, change, message):
     document = valid_games(app)
@@ -343,3 +349,52 @@ def test_restore_command_of_a_file_that_is_not_json_fails_and_restores_nothing(f
     assert result.exit_code != 0
     assert "not valid JSON" in result.output
     assert rows(fresh_app)["Game"] == 0
+
+
+# --- People ---------------------------------------------------------------------------
+
+
+def merged_club(app):
+    """Two games, "Ana" in one and "Anna" in the other, merged into one person; and "Bo" renamed "Robert"."""
+    client = app.test_client()
+    create_game(client, SIX)
+    create_game(client, ["Anna", "Zoe", "Yan", "Xu", "Wes", "Val"])
+    with app.app_context():
+        people = dict(db.session.execute(db.select(Person.name, Person.id)).all())
+    page = f"/players/{people['Ana']}"
+    client.post(f"{page}/merge", data={**hidden_fields(client, page), "other": str(people["Anna"])})
+    page = f"/players/{people['Bo']}"
+    client.post(f"{page}/rename", data={**hidden_fields(client, page), "name": "Robert"})
+    return client
+
+
+def test_a_backup_keeps_merged_and_renamed_people_and_a_restore_links_their_games_again(app, fresh_app):
+    merged_club(app)
+    with app.app_context():
+        document = json.loads(json.dumps(backup_document()))
+
+    with fresh_app.app_context():
+        restore_document(document)
+    client = fresh_app.test_client()
+    create_game(client, ["robert", "Zoe", "Yan", "Xu", "Wes", "Val"], name="After the restore")
+    season = {player["name"]: player["games"] for player in client.get("/stats.json").get_json()["players"]}
+
+    assert sorted(document["people"], key=lambda person: person["name"]) == [
+        {"name": "Ana", "keys": ["ana", "anna"]}, {"name": "Robert", "keys": ["bo", "robert"]}]
+    assert season["Ana"] == 2 and "Anna" not in season
+    assert season["robert"] == 2  # the game restored as "Bo" and the new one
+
+
+def test_a_backups_people_already_known_here_keep_who_they_are(app, fresh_app):
+    merged_club(app)
+    with app.app_context():
+        document = json.loads(json.dumps(backup_document()))
+    local = fresh_app.test_client()
+    create_game(local, ["Anna", "Cleo", "Dee", "Eli", "Fay", "Gil"])
+    create_game(local, ["Ana", "Hal", "Ivo", "Jun", "Kai", "Lu"])
+
+    with fresh_app.app_context():
+        restore_document(document)
+    season = {player["name"]: player["games"] for player in local.get("/stats.json").get_json()["players"]}
+
+    assert season["Ana"] == 2 and season["Anna"] == 2  # two people here: merged by hand, if the club wishes

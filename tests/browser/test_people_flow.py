@@ -124,11 +124,10 @@ def test_a_clubs_season_reads_well_on_a_phone(page, screenshot):
 
     page.goto("/players?min_games=4")
     expect(page.locator("table.season tbody tr").first).to_be_visible()
-    regulars = page.locator("table.season tbody th a").all_inner_texts()
+    games = [int(count) for count in page.locator("table.season tbody tr td:first-of-type").all_inner_texts()]
     screenshot("readme-season-table")
     page.locator("table.season tbody th a").first.click()
     expect(page.locator("svg.person-chart rect").first).to_be_visible()
     screenshot("readme-person")
 
-    played = {name: sum(name in document["players"] for document in documents) for name in regulars}
-    assert regulars and all(count >= 4 for count in played.values())
+    assert games and all(count >= 4 for count in games)  # the filter: at least 4 games
