@@ -64,6 +64,7 @@ def create_app(test_config=None):
         rules,
         seating,
         serving,
+        sheet,
         tricks,
     )
 
@@ -91,6 +92,7 @@ def create_app(test_config=None):
     app.register_blueprint(seating.bp)
     app.register_blueprint(people.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(sheet.bp)
     exchange.init_app(app)
     backup.init_app(app)
     serving.init_app(app)

@@ -14,7 +14,8 @@ from .tabletop import ELEVEN, HandMix, create_game, game_document, random_hand, 
 
 HAND = [(3, 0), (3, 1), (3, 0), (3, 0), (2, 0), (2, 1), (2, 0), (2, 0), (2, 0), (2, 0), (2, 0)]
 PAGES = ["/", "/games/{id}", "/games/{id}/watch", "/games/{id}/display", "/games/{id}/state",
-         "/games/{id}/hands/new", "/games/{id}/export.json", "/games/{id}/play"]
+         "/games/{id}/hands/new", "/games/{id}/export.json", "/games/{id}/play", "/games/{id}/sheet",
+         "/games/{id}/sheet.csv"]
 MOST_STATEMENTS = 6
 PLAIN = HandMix(moon=0, reserved=0, played=0)  # every point collected, no trick log: a fast long game
 
