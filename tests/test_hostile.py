@@ -654,12 +654,13 @@ def reads(draw, table):
     key = table.keys.get(game_id, "k" * 32)
     near_miss = draw(st.sampled_from([key[:-1], key + "x", key.upper(), key.swapcase(), key[::-1], " " + key,
                                       key + "\x00", key[:-1] + ("B" if key.endswith("A") else "A")]) | JUNK)
-    tail = draw(st.sampled_from(["", "/watch", "/display", "/state", "/export.json", "/hands/1/tricks",
+    tail = draw(st.sampled_from(["", "/watch", "/display", "/state", "/export.json", "/sheet", "/sheet.csv",
+                                 "/hands/1/tricks",
                                  "/hands/2/tricks", "/hands/99/tricks", "/scorer/" + quote(near_miss, safe="")]))
     query = draw(st.dictionaries(st.sampled_from(["cards", "game", "leader", "next", "x"]) | st.text(max_size=5),
                                  JUNK | st.sampled_from([str(game_id)]), max_size=3))
     url = draw(st.sampled_from([f"/games/{game_id}{tail}", "/", "/rules", "/settle", "/settle.json",
-                                "/games/new", "/games/import", f"/language/{quote(draw(JUNK), safe='') or 'x'}",
+                                "/games/new", "/games/import", "/players", "/stats.json", f"/language/{quote(draw(JUNK), safe='') or 'x'}",
                                 "/language/en", "/language/nb"]))
     if url.startswith("/language/") and draw(st.booleans()):
         query["next"] = draw(st.sampled_from(["/", "/rules", "//evil.example", "/\\evil.example", "/\t/evil.example",

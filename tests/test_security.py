@@ -74,7 +74,8 @@ def test_the_scorer_key_stays_out_of_read_only_pages_and_the_export(app, client,
     key = scorer_key(app, game_id)
 
     for url in [f"/games/{game_id}/watch", f"/games/{game_id}/display", f"/games/{game_id}", "/",
-                f"/games/{game_id}/export.json", f"/games/{game_id}/state"]:
+                f"/games/{game_id}/export.json", f"/games/{game_id}/state", f"/games/{game_id}/sheet",
+                f"/games/{game_id}/sheet.csv", "/players", "/stats.json"]:
         assert key not in bystander.get(url).get_data(as_text=True), url
     assert key not in client.get(f"/games/{game_id}/export.json").get_data(as_text=True)
     assert key not in client.get(f"/games/{game_id}/watch").get_data(as_text=True)
@@ -333,7 +334,8 @@ def test_a_malformed_host_header_is_a_400_on_every_route_never_a_500(app, host):
 
 
 @pytest.mark.parametrize("path", ["/games/{big}", "/games/{big}/state", "/games/{big}/watch", "/games/{big}/display",
-                                  "/games/{big}/export.json", "/settle?game={big}"])
+                                  "/games/{big}/export.json", "/settle?game={big}", "/games/{big}/sheet",
+                                  "/games/{big}/sheet.csv", "/players/{big}"])
 def test_an_id_past_the_databases_integers_names_nothing_on_every_database(client, path):
     response = client.get(path.format(big=2**31))
 
