@@ -423,7 +423,7 @@ def recent_chart(games):
         height = max(1.0, plot * abs(game.total) / span)
         label_y = top - 4 if game.total >= 0 else top + height + 12
         bars.append(Bar(index * slot + slot * 0.15, top, slot * 0.7, height, label_y, game))
-    return {"bars": bars, "zero": zero, "width": CHART_WIDTH, "height": CHART_HEIGHT}
+    return {"bars": bars, "zero": zero, "width": CHART_WIDTH, "height": CHART_HEIGHT, "most": RECENT_GAMES_CHARTED}
 
 
 # --- New game's quick picks ------------------------------------------------------------

@@ -87,6 +87,21 @@ def test_two_names_of_one_player_are_merged_and_the_merge_undone(page, screensho
     expect(page.locator("table.person-games")).not_to_contain_text("Zia's night")
 
 
+def test_the_players_pages_read_in_portuguese_without_scrolling_sideways(page, screenshot):
+    page.goto("/games/new")
+    start_game(page, ["Joaquim", "Bia", "Cauã", "Duda", "Enzo", "Flávia"], "Sexta-feira")
+    record_hand(page, 1)
+
+    page.goto("/language/pt?next=/players")
+    expect(page.get_by_role("heading", name="Jogadores", exact=True)).to_be_visible()
+    page.locator("table.season tbody th a", has_text="Joaquim").click()
+    expect(page.locator("dl.person-facts")).to_contain_text("Mãos")
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    screenshot("phone-person-pt")
+
+    assert overflow == 0, "the person's page scrolls sideways on a phone"
+
+
 def test_the_season_table_and_a_persons_page_on_a_tablet(browser, base_url, screenshot):
     context = browser.new_context(viewport=TABLET, base_url=base_url)
     tablet = context.new_page()

@@ -66,7 +66,10 @@ def test_every_page_passes_the_axe_scan_at_phone_size(page, scheme):
     page.get_by_role("button", name="Save hand 1").click()
     pages = ["/", "/games/new", "/games/import", "/rules", "/settle", "/settle?cards=10s+9h+9h+10s",
              game, game + "/watch", game + "/display", game + "/play", game + "/hands/new",
-             game + "/hands/1", game + "/hands/1/remove", game + "/hands/1/tricks", "/no-such-page"]
+             game + "/hands/1", game + "/hands/1/remove", game + "/hands/1/tricks", "/no-such-page",
+             game + "/sheet", "/players"]
+    page.goto("/players")
+    pages.append(page.locator("table.season tbody th a").first.get_attribute("href"))  # a person's page
     found = {}
 
     for url in pages:
