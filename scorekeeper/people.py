@@ -88,7 +88,9 @@ class Record:
     person_id: int
     name: str
     figures: rules.Figures
-    games: tuple[Played, ...]
+    games: tuple[Played, ...]  # on a person's page only: the season's table needs the sums
+    best_total: int | None = None  # their lowest total in a finished game
+    worst_total: int | None = None  # their highest
 
     @property
     def best(self):
@@ -136,13 +138,17 @@ def season(since=None, until=None, min_games=0, person_id=None):
     games = [(game_id, revision, [row[2:] for row in seated])
              for (game_id, revision), seated in itertools.groupby(rows, key=lambda row: row[:2])]
     figures = _figures_of(games)
-    counts = {}
+    counts, finished = {}, {}
     for game_id, _revision, seated in games:
+        of_game = figures[game_id]
         for seat, _name, person, person_name in seated:
             if person is not None:
-                counts.setdefault((person, person_name), []).append(figures[game_id].counts[seat])
+                counts.setdefault((person, person_name), []).append(of_game.counts[seat])
+                if of_game.figures[seat].finished:
+                    finished.setdefault(person, []).append(of_game.totals[seat])
     played = _played(person_id, games, figures) if person_id is not None else {}
-    records = [Record(person, person_name, rules.Figures(*map(sum, zip(*counts))), played.get(person, ()))
+    records = [Record(person, person_name, rules.Figures(*map(sum, zip(*counts))), played.get(person, ()),
+                      min(finished.get(person, ()), default=None), max(finished.get(person, ()), default=None))
                for (person, person_name), counts in counts.items()]
     return [record for record in records if record.figures.games >= min_games]
 
@@ -215,26 +221,32 @@ def _scored(games):
 
 # --- Sorting the season's table ------------------------------------------------------
 
-# Each column, and whether it sorts high first when first chosen (wins: the most first).
+# Each column, and whether it sorts high first when first chosen (wins: the most first; best: the lowest).
 COLUMNS = {
     "name": False, "games": True, "finished": True, "wins": True, "hands": True, "points": True,
     "points_per_hand": False, "zero_hands": True, "moons": True, "hearts": True, "marias": True,
+    "best": False, "worst": False,
 }
 DEFAULT_SORT = "wins"
 
 
 def sorted_records(records, column, descending):
-    """The season's table sorted by ``column``; equals by points a hand, then by name."""
-
-    def value(record):
-        if column == "name":
-            return name_key(record.name)
-        figure = getattr(record.figures, column)
-        return -1_000_000 if figure is None else figure  # nobody with no hands leads any column
-
+    """The season's table sorted by ``column``; equals by points a hand, then by name; those without the
+    figure (no hand played, no game finished) last either way."""
     ordered = sorted(records, key=lambda record: (record.figures.points_per_hand is None,
                                                   record.figures.points_per_hand or 0, name_key(record.name)))
-    return sorted(ordered, key=value, reverse=descending)
+    known = [record for record in ordered if column_value(record, column) is not None]
+    unknown = [record for record in ordered if column_value(record, column) is None]
+    return sorted(known, key=lambda record: column_value(record, column), reverse=descending) + unknown
+
+
+def column_value(record, column):
+    """A record's figure in one column of the season's table (None: it has none)."""
+    if column == "name":
+        return name_key(record.name)
+    if column in ("best", "worst"):
+        return getattr(record, f"{column}_total")
+    return getattr(record.figures, column)
 
 
 def chosen_sort(text):

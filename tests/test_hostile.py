@@ -660,7 +660,8 @@ def reads(draw, table):
     query = draw(st.dictionaries(st.sampled_from(["cards", "game", "leader", "next", "x"]) | st.text(max_size=5),
                                  JUNK | st.sampled_from([str(game_id)]), max_size=3))
     url = draw(st.sampled_from([f"/games/{game_id}{tail}", "/", "/rules", "/settle", "/settle.json",
-                                "/games/new", "/games/import", "/players", "/stats.json", f"/language/{quote(draw(JUNK), safe='') or 'x'}",
+                                "/games/new", "/games/import", "/players", "/stats.json",
+                                f"/language/{quote(draw(JUNK), safe='') or 'x'}",
                                 "/language/en", "/language/nb"]))
     if url.startswith("/language/") and draw(st.booleans()):
         query["next"] = draw(st.sampled_from(["/", "/rules", "//evil.example", "/\\evil.example", "/\t/evil.example",

@@ -469,3 +469,17 @@ def test_importing_a_game_where_two_merged_spellings_sat_together_is_refused_in_
     assert "Anna and Ana are one person" in text_of(response)
     with app.app_context():
         assert db.session.execute(select(db.func.count(Game.id))).scalar() == 2
+
+
+def test_those_without_a_figure_sort_last_either_way_and_best_and_worst_count_finished_games(client):
+    finished = create_game(client, SIX, target=10, name="Short one")
+    record_hand(client, finished, [(0, 0), (6, 0), (5, 0), (5, 0), (5, 1), (5, 1)])
+    create_game(client, ["Nobody", "Bo", "Caio", "Dee", "Eli", "Fay"], name="Not started")
+
+    low_first = table_rows(client.get("/players?sort=points_per_hand"))
+    high_first = table_rows(client.get("/players?sort=-points_per_hand"))
+    by_best = table_rows(client.get("/players?sort=best"))
+
+    assert low_first.index("Ana") < low_first.index("Nobody") and high_first.index("Fay") < high_first.index("Nobody")
+    assert by_best.index("Ana 1 1 1 1 0 0,0".replace(",", ".")) < by_best.index("Nobody")
+    assert "Nobody 1 0 0 0 0 – 0 0 0 0 – –" in by_best
