@@ -106,6 +106,9 @@ def test_the_season_table_and_a_persons_page_on_a_tablet(browser, base_url, scre
     context = browser.new_context(viewport=TABLET, base_url=base_url)
     tablet = context.new_page()
     try:
+        tablet.goto("/games/new")
+        start_game(tablet, ["Ada", "Bea", "Cy", "Dov", "Eve", "Fin"], "Tablet night")
+        record_hand(tablet, 1)
         tablet.goto("/players?sort=-points_per_hand")
         expect(tablet.locator("table.season")).to_be_visible()
         overflow = tablet.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
@@ -133,6 +136,7 @@ def import_games(page, documents):
 
 
 def test_a_clubs_season_reads_well_on_a_phone(page, screenshot):
+    """Also takes the README's pictures (screenshots/readme-*.png, copied to docs/images/ by hand)."""
     chance = random.Random(2026)
     documents = [random_game_document(chance, f"Friday {number}", 30, 40) for number in range(1, 13)]
     import_games(page, documents)
@@ -140,9 +144,9 @@ def test_a_clubs_season_reads_well_on_a_phone(page, screenshot):
     page.goto("/players?min_games=4")
     expect(page.locator("table.season tbody tr").first).to_be_visible()
     games = [int(count) for count in page.locator("table.season tbody tr td:first-of-type").all_inner_texts()]
-    screenshot("readme-season-table")
+    page.locator("main").screenshot(path=str(screenshot.folder / "readme-season-table.png"))
     page.locator("table.season tbody th a").first.click()
     expect(page.locator("svg.person-chart rect").first).to_be_visible()
-    screenshot("readme-person")
+    page.locator("main").screenshot(path=str(screenshot.folder / "readme-person.png"))
 
     assert games and all(count >= 4 for count in games)  # the filter: at least 4 games
