@@ -37,10 +37,11 @@ from .rendered import kept
 
 bp = Blueprint("people", __name__)
 
-MOST_GAMES_KEPT = 50_000  # each game's figures are a few hundred bytes
+MOST_GAMES_KEPT = 20_000  # a game's figures take about 1.5 KB kept: some 30 MB at most
 RECENT_GAMES_CHARTED = 12
 FEWEST_BAR_SLOTS = 6  # a few games' bars stay bars, not slabs
 QUICK_PICKS = 24  # the people offered on New game: the usual table and then some
+FINISHED = 1  # where ``rules.Figures.finished`` is in its tuple
 
 
 # --- Each game's figures, kept for its revision ---------------------------------------
@@ -51,8 +52,8 @@ class GameFigures:
     """One revision of a game as the club's pages need it: each player's figures, total and place."""
 
     revision: int
-    figures: tuple[rules.Figures, ...]  # by roster number
-    counts: tuple[tuple[int, ...], ...]  # the same as plain tuples: a season adds up thousands of them
+    counts: tuple[tuple[int, ...], ...]  # each player's ``rules.Figures`` as a plain tuple, by roster number:
+    # small to keep, and quick to add up by the thousand
     totals: tuple[int, ...]
     places: tuple[int | None, ...]  # at the end of a finished game, for the players still at the table
     hands: int
@@ -144,7 +145,7 @@ def season(since=None, until=None, min_games=0, person_id=None):
         for seat, _name, person, person_name in seated:
             if person is not None:
                 counts.setdefault((person, person_name), []).append(of_game.counts[seat])
-                if of_game.figures[seat].finished:
+                if of_game.counts[seat][FINISHED]:
                     finished.setdefault(person, []).append(of_game.totals[seat])
     played = _played(person_id, games, figures) if person_id is not None else {}
     records = [Record(person, person_name, rules.Figures(*map(sum, zip(*counts))), played.get(person, ()),
@@ -155,15 +156,16 @@ def season(since=None, until=None, min_games=0, person_id=None):
 
 def _played(person_id, games, figures):
     """``person_id``'s games as ``Played``, oldest first (their names and days read in one statement)."""
-    named = dict((game_id, (name, created_at)) for game_id, name, created_at in db.session.execute(
-        select(Game.id, Game.name, Game.created_at).where(Game.id.in_([game_id for game_id, _rev, _seated in games]))))
+    ids = [game_id for game_id, _revision, _seated in games]
+    named = {game_id: (name, created_at) for game_id, name, created_at in db.session.execute(
+        select(Game.id, Game.name, Game.created_at).where(Game.id.in_(ids)))}
     played = []
     for game_id, _revision, seated in games:
         of_game = figures[game_id]
         for seat, name, person, _person_name in seated:
             if person == person_id:
-                played.append(Played(game_id, *named[game_id], name, of_game.figures[seat], of_game.totals[seat],
-                                     of_game.places[seat], len(seated), of_game.hands))
+                played.append(Played(game_id, *named[game_id], name, rules.Figures(*of_game.counts[seat]),
+                                     of_game.totals[seat], of_game.places[seat], len(seated), of_game.hands))
     return {person_id: tuple(played)}
 
 
@@ -213,7 +215,7 @@ def _scored(games):
                                  variant_of(*variant), made)
         figures = rules.game_figures(board)
         places = {player: place for place, player in board.standings} if board.over else {}
-        scored[game_id] = GameFigures(revision, figures, tuple(map(rules.astuple_shallow, figures)), board.totals,
+        scored[game_id] = GameFigures(revision, tuple(map(rules.astuple_shallow, figures)), board.totals,
                                       tuple(places.get(player) for player in range(board.players)),
                                       len(board.hands))
     return scored
@@ -299,14 +301,9 @@ def rename(person_id):
     if not form.validate():
         return _person_page(shown, rename_form=form), INVALID
     before = shown.name
-    try:
-        changes.rename_person(shown, form.name.data)
-    except changes.PeopleRefused as error:
-        form.name.errors = [describe(error)]
-        return _person_page(shown, rename_form=form), INVALID
-    except changes.Conflict:
-        form.name.errors = [changed_meanwhile()]
-        return _person_page(_live_person_or_404(person_id), rename_form=form), CONFLICT
+    refused = _refused(shown, form.name, lambda: changes.rename_person(shown, form.name.data), rename_form=form)
+    if refused:
+        return refused
     flash(_("%(before)s is now shown as %(name)s.", before=before, name=form.name.data), "success")
     return redirect(url_for("people.person", person_id=person_id))
 
@@ -321,17 +318,26 @@ def merge(person_id):
         if not form.errors:
             form.other.errors = [_("Choose who to merge.")]
         return _person_page(shown, merge_form=form), INVALID
-    try:
-        changes.merge_people(shown, other)
-    except changes.PeopleRefused as error:
-        form.other.errors = [describe(error)]
-        return _person_page(shown, merge_form=form), INVALID
-    except changes.Conflict:
-        form.other.errors = [changed_meanwhile()]
-        return _person_page(_live_person_or_404(person_id), merge_form=form), CONFLICT
+    refused = _refused(shown, form.other, lambda: changes.merge_people(shown, other), merge_form=form)
+    if refused:
+        return refused
     flash(_("%(merged)s merged into %(name)s: their games now count for %(name)s. Undo it below if it was wrong.",
             merged=other.name, name=shown.name), "success")
     return redirect(url_for("people.person", person_id=person_id))
+
+
+def _refused(shown, field, change, **forms):
+    """Make ``change`` through ``table``; if it is refused, the person's page with the form as typed and the
+    reason beside ``field`` (400), or after another device's change (409). None once it is made."""
+    try:
+        change()
+    except changes.PeopleRefused as error:
+        field.errors = [describe(error)]
+        return _person_page(shown, **forms), INVALID
+    except changes.Conflict:
+        field.errors = [changed_meanwhile()]
+        return _person_page(_live_person_or_404(shown.id), **forms), CONFLICT
+    return None
 
 
 @bp.post("/players/<int:person_id>/undo")
@@ -353,7 +359,8 @@ def undo_merge(person_id):
     return redirect(url_for("people.person", person_id=person_id))
 
 
-def changed_meanwhile():  # noqa: N802 - a message, worded in the reader's language when shown
+def changed_meanwhile():
+    """Another device changed the club's people first: nothing was saved."""
     return _("Someone else changed the players just now, so nothing was saved. Check and try again.")
 
 

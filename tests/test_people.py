@@ -6,7 +6,7 @@ from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
-from sqlalchemy import event, select, update
+from sqlalchemy import select, update
 
 from scorekeeper.models import Game, Person, PersonChange, PersonName, Player, db
 
@@ -23,6 +23,7 @@ from .tabletop import (
     store_games,
     text_of,
 )
+from .test_budgets import statements
 
 FLAT = [(5, 0), (5, 0), (4, 1), (4, 0), (4, 1), (4, 0)]  # 26 hearts, 2 Black Marias
 MOON = [(26, 2), (0, 0), (0, 0), (0, 0), (0, 0), (0, 0)]
@@ -416,31 +417,17 @@ def test_new_game_offers_the_last_table_and_known_people(client):
 # --- Costs --------------------------------------------------------------------------------------
 
 
-def count_statements(app, client, url):
-    seen = []
-    with app.app_context():
-        engine = db.engine
-    listener = lambda *args: seen.append(args[2])  # noqa: E731
-    event.listen(engine, "before_cursor_execute", listener)
-    try:
-        status = client.get(url).status_code
-    finally:
-        event.remove(engine, "before_cursor_execute", listener)
-    assert status == 200, url
-    return len(seen)
-
-
 @pytest.mark.parametrize("page", ["/players", "/stats.json", "/players/{ana}", "/games/new"])
 def test_the_club_pages_cost_the_same_few_statements_for_few_games_or_many(app, client, page):
     chance = random.Random(3)
     store_games(app, [random_game_document(chance, f"G{number}", 0, 4) for number in range(3)])
     create_game(client, SIX)
-    count_statements(app, client, page.format(ana=person_id(app, "Ana")))  # the games are scored
-    few = count_statements(app, client, page.format(ana=person_id(app, "Ana")))
+    assert client.get(page.format(ana=person_id(app, "Ana"))).status_code == 200  # the games are scored
+    few = statements(app, client, page.format(ana=person_id(app, "Ana")))
     store_games(app, [random_game_document(chance, f"H{number}", 0, 4) for number in range(30)])
-    count_statements(app, client, page.format(ana=person_id(app, "Ana")))  # the new games are scored
+    client.get(page.format(ana=person_id(app, "Ana")))  # the new games are scored
 
-    many = count_statements(app, client, page.format(ana=person_id(app, "Ana")))
+    many = statements(app, client, page.format(ana=person_id(app, "Ana")))
 
     assert few == many and many <= 6, f"{page}: {few} then {many}"
 
@@ -449,7 +436,7 @@ def test_the_season_costs_four_statements_when_games_changed_and_one_when_none_d
     chance = random.Random(4)
     store_games(app, [random_game_document(chance, f"G{number}", 0, 4) for number in range(20)])
 
-    first, again = count_statements(app, client, "/stats.json"), count_statements(app, client, "/stats.json")
+    first, again = statements(app, client, "/stats.json"), statements(app, client, "/stats.json")
 
     assert (first, again) == (4, 1)
 
