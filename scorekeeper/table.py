@@ -216,9 +216,7 @@ def new_game(name, target, first_dealer, names, variant=rules.SEEDS):
 def import_game(facts):
     """Create a game from ``GameFacts``: a new one, or an imported one with its hands and trick logs."""
     checked = _checked_game(facts)
-    with _writing():
-        game = _insert_game(checked)
-    return game
+    return _written_twice_if_need_be(lambda: _insert_game(checked))
 
 
 @dataclass(frozen=True)
@@ -238,13 +236,31 @@ def restore_backup(games_facts, people=()):
     Names that several people have here stay as they are (merge them by hand).
     """
     checked = [_checked_game(facts) for facts in games_facts]
-    with _writing():
+
+    def insert_all():
         made = {_know(person): person.name for person in people}
         games = [_insert_game(facts) for facts in checked]
         made.pop(None, None)
         if made:  # shown as the backup showed them, not by the spelling of the last game restored
             db.session.execute(update(Person), [{"id": person, "name": name} for person, name in made.items()])
-    return games
+        return games
+
+    return _written_twice_if_need_be(insert_all)
+
+
+def _written_twice_if_need_be(insert_rows):
+    """Insert new games' rows in one transaction, and once more if that was refused (``Conflict``).
+
+    A new game claims no revision: the one race it can lose is another
+    device making the same new person at the same moment. The second try
+    finds that person and links to them.
+    """
+    try:
+        with _writing():
+            return insert_rows()
+    except Conflict:
+        with _writing():
+            return insert_rows()
 
 
 def _know(person):

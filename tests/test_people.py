@@ -2,6 +2,7 @@
 
 import io
 import random
+import threading
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -470,3 +471,37 @@ def test_those_without_a_figure_sort_last_either_way_and_best_and_worst_count_fi
     assert low_first.index("Ana") < low_first.index("Nobody") and high_first.index("Fay") < high_first.index("Nobody")
     assert by_best.index("Ana 1 1 1 1 0 0,0".replace(",", ".")) < by_best.index("Nobody")
     assert "Nobody 1 0 0 0 0 – 0 0 0 0 – –" in by_best
+
+
+def test_two_tables_starting_games_with_one_new_name_at_once_both_start_and_share_one_person(app):
+    from scorekeeper import table
+
+    rounds = 6
+    outcomes = []
+    for round_number in range(rounds):
+        newcomer = f"Newcomer {round_number}"
+        tables = [[newcomer, *(f"{prefix}{seat}" for seat in range(5))] for prefix in ("Left ", "Right ")]
+        barrier = threading.Barrier(len(tables))
+
+        def start(names, outcome):
+            with app.app_context():
+                barrier.wait()
+                try:
+                    table.new_game("Race", 150, 0, names)
+                    outcome.append("started")
+                except Exception as error:  # noqa: BLE001 - the outcome is what the test checks
+                    outcome.append(type(error).__name__)
+                finally:
+                    db.session.remove()
+
+        results = [[], []]
+        threads = [threading.Thread(target=start, args=pair) for pair in zip(tables, results)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        outcomes.append(sorted(result[0] for result in results))
+
+    season = {player["name"]: player["games"] for player in app.test_client().get("/stats.json").get_json()["players"]}
+    assert outcomes == [["started", "started"]] * rounds
+    assert all(season[f"Newcomer {number}"] == 2 for number in range(rounds))

@@ -259,7 +259,8 @@ def test_an_undo_that_would_put_a_hand_after_game_over_is_refused(context):
 
 
 def test_every_refusal_of_the_engine_and_the_service_is_worded(app):
-    kinds = set(rules.RuleError.__subclasses__()) | {table.Conflict, table.UndoRefused, table.KittyNeeded}
+    kinds = set(rules.RuleError.__subclasses__()) | {table.Conflict, table.UndoRefused, table.KittyNeeded,
+                                                     table.SamePerson, table.PeopleRefused}
 
     assert kinds <= set(explain._WORDING)
 
