@@ -8,7 +8,7 @@ every page. Changes to people (rename, merge, undo) go through ``table``.
 """
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime, time
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
@@ -41,7 +41,7 @@ MOST_GAMES_KEPT = 20_000  # a game's figures take about 1.5 KB kept: some 30 MB 
 RECENT_GAMES_CHARTED = 12
 FEWEST_BAR_SLOTS = 6  # a few games' bars stay bars, not slabs
 QUICK_PICKS = 24  # the people offered on New game: the usual table and then some
-FINISHED = 1  # where ``rules.Figures.finished`` is in its tuple
+FINISHED = [each.name for each in fields(rules.Figures)].index("finished")  # its place in ``Figures.counts()``
 
 
 # --- Each game's figures, kept for its revision ---------------------------------------
@@ -215,7 +215,7 @@ def _scored(games):
                                  variant_of(*variant), made)
         figures = rules.game_figures(board)
         places = {player: place for place, player in board.standings} if board.over else {}
-        scored[game_id] = GameFigures(revision, tuple(map(rules.astuple_shallow, figures)), board.totals,
+        scored[game_id] = GameFigures(revision, tuple(figure.counts() for figure in figures), board.totals,
                                       tuple(places.get(player) for player in range(board.players)),
                                       len(board.hands))
     return scored

@@ -1373,13 +1373,11 @@ class Figures:
     marias: int = 0
 
     def __add__(self, other: Figures) -> Figures:
-        return Figures.added((self, other))
+        return Figures(*(mine + theirs for mine, theirs in zip(self.counts(), other.counts())))
 
-    @classmethod
-    def added(cls, figures: Iterable[Figures]) -> Figures:
-        """Many figures added up, field by field (a season's thousands at once, quickly)."""
-        columns = list(zip(*(astuple_shallow(each) for each in figures)))
-        return cls(*map(sum, columns)) if columns else cls()
+    def counts(self) -> tuple[int, ...]:
+        """The fields as a plain tuple, in their order (``dataclasses.astuple`` copies deeply, slowly)."""
+        return tuple(getattr(self, name) for name in _FIGURE_FIELDS)
 
     @property
     def moons(self) -> int:
@@ -1393,26 +1391,22 @@ class Figures:
         return (Decimal(self.points) / Decimal(self.hands)).quantize(Decimal("0.1"), ROUND_HALF_UP)
 
 
-def astuple_shallow(figures: Figures) -> tuple[int, ...]:
-    """A ``Figures``' fields as a plain tuple, in their order (``dataclasses.astuple`` copies deeply, slowly)."""
-    return tuple(getattr(figures, name) for name in _FIGURE_FIELDS)
-
-
 _FIGURE_FIELDS = tuple(each.name for each in fields(Figures))
 
 
 def game_figures(board: Scoreboard) -> tuple[Figures, ...]:
     """Each player's ``Figures`` in one game, by roster number."""
-    counts = [[0] * 7 for _player in range(board.players)]  # hands, points, zero, -moons, +moons, hearts, marias
+    tallies = [Counter() for _player in range(board.players)]
     for summary in board.hands:
         for place, player in enumerate(summary.seating):
-            points, taken, mine = summary.points[player], summary.taken[place], counts[player]
-            mine[0] += 1
-            mine[1] += points
-            mine[2] += points == 0
+            points, taken, tally = summary.points[player], summary.taken[place], tallies[player]
+            tally["hands"] += 1
+            tally["points"] += points
+            tally["zero_hands"] += points == 0
+            tally["hearts"] += taken.hearts
+            tally["marias"] += taken.marias
             if summary.shooter == player:
-                mine[3 if summary.moon is Moon.SUBTRACT else 4] += 1
-            mine[5] += taken.hearts
-            mine[6] += taken.marias
+                tally["moons_subtracted" if summary.moon is Moon.SUBTRACT else "moons_added"] += 1
     finished = int(board.over)
-    return tuple(Figures(1, finished, int(player in board.winners), *mine) for player, mine in enumerate(counts))
+    return tuple(Figures(games=1, finished=finished, wins=int(player in board.winners), **tally)
+                 for player, tally in enumerate(tallies))
