@@ -19,7 +19,7 @@ from . import table as changes
 from .explain import describe
 from .forms import MergeForm, RenameForm, SeasonForm, UndoMergeForm
 from .hands import CONFLICT, INVALID
-from .i18n import _
+from .i18n import _, number, one_decimal
 from .models import (
     Game,
     Hand,
@@ -124,7 +124,7 @@ def season(since=None, until=None, min_games=0, person_id=None):
     more for the games changed since they were last seen, whatever their number.
     """
     query = (
-        select(Game.id, Game.revision, Player.seat, Player.name, Person.id, Person.name)
+        select(Game.id, Game.revision, Player.seat, Person.id, Person.name)
         .join(Player, Player.game_id == Game.id)
         .outerjoin(Person, Person.id == Player.person_id)  # a player without a person still counts in the roster
         .order_by(Game.id, Player.seat)
@@ -136,17 +136,17 @@ def season(since=None, until=None, min_games=0, person_id=None):
     if person_id is not None:
         query = query.where(Game.id.in_(select(Player.game_id).where(Player.person_id == person_id)))
     rows = db.session.connection().execute(query).all()  # plain rows: thousands of them, no ORM loading
-    games = [(game_id, revision, [row[2:] for row in seated])
-             for (game_id, revision), seated in itertools.groupby(rows, key=lambda row: row[:2])]
+    games = {}  # game id -> (revision, roster size)
+    for game_id, revision, *_player in rows:
+        games[game_id] = (revision, games[game_id][1] + 1 if game_id in games else 1)
     figures = _figures_of(games)
     counts, finished = {}, {}
-    for game_id, _revision, seated in games:
-        of_game = figures[game_id]
-        for seat, _name, person, person_name in seated:
-            if person is not None:
-                counts.setdefault((person, person_name), []).append(of_game.counts[seat])
-                if of_game.counts[seat][FINISHED]:
-                    finished.setdefault(person, []).append(of_game.totals[seat])
+    for game_id, _revision, seat, person, person_name in rows:
+        if person is not None:
+            of_game = figures[game_id]
+            counts.setdefault((person, person_name), []).append(of_game.counts[seat])
+            if of_game.counts[seat][FINISHED]:
+                finished.setdefault(person, []).append(of_game.totals[seat])
     played = _played(person_id, games, figures) if person_id is not None else {}
     records = [Record(person, person_name, rules.Figures(*map(sum, zip(*counts))), played.get(person, ()),
                       min(finished.get(person, ()), default=None), max(finished.get(person, ()), default=None))
@@ -155,30 +155,29 @@ def season(since=None, until=None, min_games=0, person_id=None):
 
 
 def _played(person_id, games, figures):
-    """``person_id``'s games as ``Played``, oldest first (their names and days read in one statement)."""
-    ids = [game_id for game_id, _revision, _seated in games]
-    named = {game_id: (name, created_at) for game_id, name, created_at in db.session.execute(
-        select(Game.id, Game.name, Game.created_at).where(Game.id.in_(ids)))}
-    played = []
-    for game_id, _revision, seated in games:
-        of_game = figures[game_id]
-        for seat, name, person, _person_name in seated:
-            if person == person_id:
-                played.append(Played(game_id, *named[game_id], name, rules.Figures(*of_game.counts[seat]),
-                                     of_game.totals[seat], of_game.places[seat], len(seated), of_game.hands))
-    return {person_id: tuple(played)}
+    """``person_id``'s games as ``Played``, oldest first: their names, days and the name the person played
+    under read in one statement."""
+    rows = db.session.execute(
+        select(Game.id, Game.name, Game.created_at, Player.seat, Player.name)
+        .join(Player, Player.game_id == Game.id)
+        .where(Player.person_id == person_id, Game.id.in_(list(games))).order_by(Game.id)).all()
+    played = tuple(
+        Played(game_id, game_name, created_at, name, rules.Figures(*figures[game_id].counts[seat]),
+               figures[game_id].totals[seat], figures[game_id].places[seat], games[game_id][1], figures[game_id].hands)
+        for game_id, game_name, created_at, seat, name in rows)
+    return {person_id: played}
 
 
 def _figures_of(games):
-    """``GameFigures`` of each game (id, revision, its players): those kept for that revision, the others
-    scored afresh and kept."""
+    """``GameFigures`` of each game (id -> revision read, roster size): those kept for that revision, the
+    others scored afresh and kept."""
     known = kept("figures", MOST_GAMES_KEPT)
     figures = {}
-    for game_id, revision, _seated in games:
+    for game_id, (revision, _roster) in games.items():
         kept_figures = known.get(game_id)
         if kept_figures is not None and kept_figures.revision == revision:
             figures[game_id] = kept_figures
-    missing = {game_id: (revision, len(seated)) for game_id, revision, seated in games if game_id not in figures}
+    missing = {game_id: game for game_id, game in games.items() if game_id not in figures}
     for game_id, scored in _scored(missing).items():
         known.put(game_id, scored)
         figures[game_id] = scored
@@ -251,6 +250,14 @@ def column_value(record, column):
     return getattr(record.figures, column)
 
 
+def figure_text(record, column):
+    """A record's figure in ``column`` as the page writes it: in the reader's digits, a dash for none."""
+    value = column_value(record, column)
+    if column == "points_per_hand":
+        return one_decimal(value)
+    return "–" if value is None else number(value)
+
+
 def chosen_sort(text):
     """The column and direction asked for in ``?sort=`` ("wins", "-points_per_hand"); the default otherwise."""
     text = text or ""
@@ -270,8 +277,11 @@ def season_table():
     valid = form.validate()
     records = season(**form.filters) if valid else []
     column, descending = chosen_sort(request.args.get("sort"))
-    return render_template("people/index.html", form=form, records=sorted_records(records, column, descending),
-                           column=column, descending=descending, columns=COLUMNS), 200 if valid else INVALID
+    figures = [key for key in COLUMNS if key != "name"]
+    rows = [(record, [figure_text(record, key) for key in figures])
+            for record in sorted_records(records, column, descending)]
+    return render_template("people/index.html", form=form, rows=rows, column=column, descending=descending,
+                           columns=COLUMNS), 200 if valid else INVALID
 
 
 @bp.get("/stats.json")
@@ -405,7 +415,7 @@ def _person_page(shown, rename_form=None, merge_form=None, problem=None):
         "people/person.html", person=shown, record=record, problem=problem,
         rename_form=rename_form or RenameForm(data={"name": shown.name}), merge_form=merge_form or MergeForm(),
         undo_form=UndoMergeForm(), others=sorted(others, key=lambda other: name_key(other.name)),
-        merged_here=merged_here, chart=recent_chart(record.games if record else ()))
+        merged_here=merged_here, chart=recent_chart(record.games if record else ()), figure_text=figure_text)
 
 
 # --- The chart of recent games ------------------------------------------------------
