@@ -84,7 +84,7 @@ class Scored:
     @property
     def starting_players(self):
         """How many sat down for hand 1."""
-        return len(self.names) - sum(change.joins for change in self.seat_changes)
+        return rules.starting_players(len(self.names), self.seat_change_values())
 
     def scoreboard(self, records=None, variant=None, changes=None):
         """Everything derived from the recorded hands (or from ``records``, ``variant``, ``changes`` if given)."""

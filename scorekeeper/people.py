@@ -209,9 +209,8 @@ def _scored(games):
     for game_id, target, first_dealer, *variant in heads:
         revision, roster = games[game_id]
         made = seat_changes.get(game_id, [])
-        joins = sum(isinstance(change, rules.Join) for change in made)
-        board = rules.score_game(roster - joins, first_dealer, target, records.get(game_id, []),
-                                 variant_of(*variant), made)
+        board = rules.score_game(rules.starting_players(roster, made), first_dealer, target,
+                                 records.get(game_id, []), variant_of(*variant), made)
         figures = rules.game_figures(board)
         places = {player: place for place, player in board.standings} if board.over else {}
         scored[game_id] = GameFigures(revision, tuple(figure.counts() for figure in figures), board.totals,

@@ -1179,6 +1179,11 @@ def _seat(change: SeatChange, seating: list[int], roster: int, target: int) -> i
     return roster + 1
 
 
+def starting_players(roster: int, changes: Sequence[SeatChange]) -> int:
+    """How many sat down for hand 1 of a game of ``roster`` players (all who sat at its table) after ``changes``."""
+    return roster - sum(isinstance(change, Join) for change in changes)
+
+
 def seatings(players: int, changes: Sequence[SeatChange], hands: int, target: int) -> tuple[tuple[int, ...], ...]:
     """Who sits where (roster numbers, clockwise) for hands 1 to ``hands`` + 1, after ``changes`` (R1).
 

@@ -140,7 +140,7 @@ class GameFacts:
 
     @property
     def starting_players(self):
-        return len(self.names) - sum(isinstance(change, rules.Join) for change in self.seat_changes)
+        return rules.starting_players(len(self.names), self.seat_changes)
 
     def scoreboard(self):
         return rules.score_game(self.starting_players, self.first_dealer, self.target, self.hands,
