@@ -501,9 +501,7 @@ def _add_seat_change(game, change, name, based_on):
     with _writing(game, based_on):
         if isinstance(change, rules.Join):
             person = _people_of([name])[0]
-            seated = next((player for player in game.players if player.person_id == person), None)
-            if seated is not None:
-                raise SamePerson(name, seated.name)
+            _refuse_repeats([*game.names, name], [*(player.person_id for player in game.players), person])
             game.players.append(Player(seat=change.player, name=name, person_id=person))
         row = SeatChange(**_seat_change_columns(change))
         game.seat_changes.append(row)
@@ -517,11 +515,18 @@ def _add_seat_change(game, change, name, based_on):
 
 def _check_one_person_each(names):
     """Refuse a table where two names are one name written two ways ("Ana", "ana ", "Ａｎａ")."""
-    seen = {}
-    for name in names:
-        other = seen.setdefault(name_key(name), name)
-        if other is not name:
-            raise SamePerson(name, other)
+    _refuse_repeats(names, [name_key(name) for name in names])
+
+
+def _refuse_repeats(names, identities):
+    """Raise ``SamePerson`` for the first name whose identity (a name's key, a person) an earlier name has."""
+    first = {}
+    for place, identity in enumerate(identities):
+        if identity is None:  # a player nobody linked yet is nobody's repeat
+            continue
+        earlier = first.setdefault(identity, place)
+        if earlier != place:
+            raise SamePerson(names[place], names[earlier])
 
 
 def _people_of(names):
@@ -544,11 +549,7 @@ def _people_of(names):
         db.session.execute(update(Person), [{"id": person, "name": name} for person, name in respelled.items()])
     people = {**{key: person for key, (person, _shown) in known.items()}, **dict(zip(new, ids if new else ()))}
     linked = [people[key] for key in keys]
-    seen = {}
-    for name, person in zip(names, linked):
-        other = seen.setdefault(person, name)
-        if other is not name:
-            raise SamePerson(name, other)
+    _refuse_repeats(names, linked)
     return linked
 
 
