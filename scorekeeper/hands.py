@@ -12,6 +12,7 @@ from .explain import describe, trail_entry, why_not_undoable
 from .forms import ConfirmForm, HandForm
 from .i18n import _
 from .models import Change
+from .rendered import scoreboard
 
 bp = Blueprint("hands", __name__)
 
@@ -156,7 +157,7 @@ def trail_page(game, readonly, newest=None):
         })
     corrections = [entry for entry in entries if entry["before"] and entry["after"]]
     if corrections:  # who is who in a correction: the players of that hand, in its seating
-        hands = game.scoreboard().hands
+        hands = scoreboard(game).hands  # the page's own board, kept for this revision
         for entry in corrections:
             number = entry["line"].change.hand_number
             seating = hands[number - 1].seating if number <= len(hands) else range(len(entry["after"].taken))
