@@ -420,11 +420,12 @@ class JoinForm(GameChangeForm):
         digits = text[1:] if text.startswith("-") else text
         if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(LARGEST_TARGET)):
             raise ValidationError(_("Type the starting total as a whole number, like 0 or 45."))
+        self.typed_start = int(text)
 
     def start_total(self):
-        """The typed total, or the ``rules.StartRule`` that picks it."""
+        """The typed total (the form has validated), or the ``rules.StartRule`` that picks it."""
         if self.start_rule.data == rules.StartRule.TYPED.value:
-            return int(self.start.data.strip().replace("\u2212", "-"))
+            return self.typed_start
         return rules.StartRule(self.start_rule.data)
 
     def problems(self):
