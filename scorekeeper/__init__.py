@@ -65,6 +65,7 @@ def create_app(test_config=None):
         seating,
         serving,
         sheet,
+        trail,
         tricks,
     )
 
@@ -87,6 +88,7 @@ def create_app(test_config=None):
         migrate.upgrade()  # creates the tables on first start, upgrades an older database
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
+    app.register_blueprint(trail.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(tricks.bp)
     app.register_blueprint(seating.bp)

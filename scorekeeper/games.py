@@ -14,12 +14,13 @@ from .chart import score_chart
 from .exchange import MOST_UPLOADED_HANDS, DocumentError, dumps, export_game, read_text
 from .explain import describe
 from .forms import ImportForm, NewGameForm, whole_number
-from .hands import CONFLICT, INVALID, trail_page
+from .hands import CONFLICT, INVALID
 from .i18n import _
 from .models import Game, Hand, db, name_key
 from .people import quick_picks
 from .rendered import game_page, scoreboard
 from .serving import qr_svg, reachable_by_others, shared_url, watch_url
+from .trail import trail_page
 
 bp = Blueprint("games", __name__)
 
