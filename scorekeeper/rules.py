@@ -165,6 +165,25 @@ class CardsUnaccounted(RuleError):
         self.jacks = jacks
 
 
+class NothingCollected(RuleError):
+    """A hand in which nobody collected anything that scores: a reserved last trick left it all (R13).
+
+    Legal by R13 but almost always a slip, so, like ``IllegalLead``, a
+    warning the table may confirm. ``uncollected`` is what nobody collected:
+    every heart and Black Maria, and every J♦ where they score.
+    """
+
+    rule = "R13"
+
+    def __init__(self, uncollected: Taken):
+        jacks = f" and {uncollected.jacks} J♦" if uncollected.jacks else ""
+        super().__init__(
+            f"nobody collected anything: all {uncollected.hearts} hearts and {uncollected.marias} Black Marias"
+            f"{jacks} were left by a reserved last trick; confirm it if so (R13)"
+        )
+        self.uncollected = uncollected
+
+
 class MoonChoiceNeeded(RuleError):
     """A player shot the moon and has not chosen how it scores (R15)."""
 
@@ -571,27 +590,54 @@ def check_takings(taken: Mapping[Hashable, Taken], variant: Variant = SEEDS) -> 
     """
     total = NOTHING
     for player, taking in taken.items():
-        if not isinstance(taking, Taken):
-            raise ValueError(f"{player!r}: expected Taken(hearts, marias), not {taking!r}")
-        if taking.hearts < 0 or taking.marias < 0 or taking.jacks < 0:
-            raise ValueError(f"{player!r}: hearts, Black Marias and J♦ cannot be negative")
-        if taking.jacks and not variant.jack_of_diamonds:
+        _check_taking(player, taking)
+        if _unscored_jacks(taking, variant):
             raise JacksNotPlayed(player)
-        for what, count, most in _counted(taking):
-            if count > most:
-                raise MoreThanTheHandHolds(what, count, most, player)
+        _raise_first(_too_many(taking, variant, player))
         total += taking
-    for what, count, most in _counted(total):
-        if count > most:
-            raise MoreThanTheHandHolds(what, count, most)
+    _raise_first(_too_many(total, variant))
+    return _left_over(total, variant)
+
+
+def _check_taking(player: Hashable, taking: object) -> None:
+    """A count that is no ``Taken``, or below zero, is the caller's bug, not the table's mistake."""
+    if not isinstance(taking, Taken):
+        raise ValueError(f"{player!r}: expected Taken(hearts, marias), not {taking!r}")
+    if taking.hearts < 0 or taking.marias < 0 or taking.jacks < 0:
+        raise ValueError(f"{player!r}: hearts, Black Marias and J♦ cannot be negative")
+
+
+def _raise_first(problems: Sequence[RuleError]) -> None:
+    if problems:
+        raise problems[0]
+
+
+def _unscored_jacks(taking: Taken, variant: Variant) -> bool:
+    """J♦ counted in a game whose house rules do not score them (R14)."""
+    return bool(taking.jacks) and not variant.jack_of_diamonds
+
+
+def _too_many(taken: Taken, variant: Variant, player: Hashable | None = None) -> list[RuleError]:
+    """``MoreThanTheHandHolds`` for each kind past what a hand holds: hearts, then marias, then J♦ (R14)."""
+    return [MoreThanTheHandHolds(what, count, most, player)
+            for what, count, most in _counted(taken, variant) if count > most]
+
+
+def _counted(taken: Taken, variant: Variant) -> tuple[tuple[str, int, int], ...]:
+    """What a hand holds of each kind that scores: (kind, count taken, most a hand holds) (R2, R14).
+
+    J♦ count only where the house rule scores them; elsewhere any J♦ is ``JacksNotPlayed``.
+    """
+    counted = (("hearts", taken.hearts, HEARTS_IN_HAND), ("marias", taken.marias, MARIAS_IN_HAND))
+    if variant.jack_of_diamonds:
+        counted += (("jacks", taken.jacks, JACKS_IN_HAND),)
+    return counted
+
+
+def _left_over(total: Taken, variant: Variant) -> Taken:
+    """What nobody collected, given what all players took together (R13)."""
     jacks_left = JACKS_IN_HAND - total.jacks if variant.jack_of_diamonds else 0
     return Taken(HEARTS_IN_HAND - total.hearts, MARIAS_IN_HAND - total.marias, jacks_left)
-
-
-def _counted(taken: Taken) -> tuple[tuple[str, int, int], ...]:
-    """What a hand holds of each kind that scores: (kind, count taken, most a hand holds) (R2, R14)."""
-    return (("hearts", taken.hearts, HEARTS_IN_HAND), ("marias", taken.marias, MARIAS_IN_HAND),
-            ("jacks", taken.jacks, JACKS_IN_HAND))
 
 
 def moon_shooter(taken: Mapping[Hashable, Taken]) -> Hashable | None:
@@ -629,25 +675,76 @@ def score_hand(
     return {player: jacks[player] + (0 if player == shooter else variant.moon_points) for player in taken}
 
 
+_TAKEN_KINDS = frozenset(each.name for each in fields(Taken))  # what a hand form may fail to read
+
+
+def hand_problems(
+    taken: Sequence[Taken], moon: Moon | str | None = None, last_trick_reserved: bool = False,
+    variant: Variant = SEEDS, unread: frozenset[str] = frozenset(), nothing_collected_confirmed: bool = False,
+) -> tuple[RuleError, ...]:
+    """Every reason the rules refuse one hand as a table reports it, in the order a table reads them (R13-R15).
+
+    ``taken`` lists each seat's takings. First each seat's own problems, seat
+    by seat (``MoreThanTheHandHolds`` for hearts, Black Marias and J♦, then
+    ``JacksNotPlayed``); then the kinds too many all together. Only when
+    those are fine: ``CardsUnaccounted`` for cards missing without a reserved
+    last trick said, ``NothingCollected`` for a reserved last trick that left
+    everything (unless ``nothing_collected_confirmed``), and the moon's
+    ``MoonChoiceNeeded`` or ``MoonNotAllowed`` as ``check_hand`` decides them.
+
+    ``unread`` names the kinds ("hearts", "marias", "jacks") of which some
+    seat's count could not be read and was passed as 0: their sums are only
+    lower bounds, so only "too many" is checked. Counts that are no ``Taken``
+    or below zero are the caller's bug and raise ``ValueError`` at once.
+    """
+    unread = frozenset(unread)
+    if not unread <= _TAKEN_KINDS:
+        raise ValueError(f"unread kinds are among {sorted(_TAKEN_KINDS)}, not {sorted(unread)!r}")
+    by_seat = dict(enumerate(taken))
+    for seat, taking in by_seat.items():
+        _check_taking(seat, taking)
+    problems: list[RuleError] = []
+    for seat, taking in by_seat.items():
+        problems += _too_many(taking, variant, seat)
+        if _unscored_jacks(taking, variant):
+            problems.append(JacksNotPlayed(seat))
+    total = sum(by_seat.values(), NOTHING)
+    problems += _too_many(total, variant)
+    # With a count unread, a short sum may be the form's fault, not the table's: say nothing about it.
+    if problems or unread:
+        return tuple(problems)
+    uncollected = _left_over(total, variant)
+    if uncollected != NOTHING and not last_trick_reserved:
+        problems.append(CardsUnaccounted(total.hearts, total.marias,
+                                         total.jacks if variant.jack_of_diamonds else None))
+    if total == NOTHING and last_trick_reserved and not nothing_collected_confirmed:
+        problems.append(NothingCollected(uncollected))
+    shooter = moon_shooter(by_seat)
+    if shooter is not None:
+        try:
+            variant.moon_for(moon, shooter)
+        except (MoonChoiceNeeded, MoonNotAllowed) as problem:
+            problems.append(problem)
+    return tuple(problems)
+
+
 def check_hand(
     taken: Sequence[Taken], moon: Moon | str | None = None, last_trick_reserved: bool = False,
-    variant: Variant = SEEDS,
+    variant: Variant = SEEDS, nothing_collected_confirmed: bool = False,
 ) -> HandRecord:
     """A hand as a table reports it, checked and made a record (R13-R15).
 
-    ``taken`` lists each seat's takings. Fewer than all hearts and Black
+    Raises the first of ``hand_problems``: fewer than all hearts and Black
     Marias (and J♦, when they score) is legal only when the table says the
-    last trick was reserved (R13, else ``CardsUnaccounted``). A shooter needs
-    a moon choice (``MoonChoiceNeeded``) unless the house rule allows only
-    one, which the record then names; a choice left over from an earlier
-    count, with nobody having shot the moon, is dropped.
+    last trick was reserved (R13, else ``CardsUnaccounted``), and a hand in
+    which nobody collected anything must be confirmed (``NothingCollected``).
+    A shooter needs a moon choice (``MoonChoiceNeeded``) unless the house
+    rule allows only one, which the record then names; a choice left over
+    from an earlier count, with nobody having shot the moon, is dropped.
     """
-    by_seat = dict(enumerate(taken))
-    uncollected = check_takings(by_seat, variant)
-    if uncollected != NOTHING and not last_trick_reserved:
-        raise CardsUnaccounted(HEARTS_IN_HAND - uncollected.hearts, MARIAS_IN_HAND - uncollected.marias,
-                               JACKS_IN_HAND - uncollected.jacks if variant.jack_of_diamonds else None)
-    shooter = moon_shooter(by_seat)
+    _raise_first(hand_problems(taken, moon, last_trick_reserved, variant,
+                               nothing_collected_confirmed=nothing_collected_confirmed))
+    shooter = moon_shooter(dict(enumerate(taken)))
     if shooter is None:
         return HandRecord(tuple(taken))
     return HandRecord(tuple(taken), variant.moon_for(moon, shooter))
