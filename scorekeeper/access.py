@@ -16,8 +16,8 @@ from sqlalchemy.orm import joinedload, selectinload
 
 from .models import Game, Hand, TrickLog, db, read_shown_game
 
-SESSION_KEYS = "scorer_keys"
-KEPT_GAMES = 40  # the session cookie stays small: the newest games' keys
+SESSION_KEYS = "scorer_keys"  # the name from when the session held the keys themselves
+KEPT_GAMES = 40  # passes of the newest games only: the session cookie stays well under a browser's 4 KB
 
 GAME_LOADING = [
     joinedload(Game.players),
@@ -29,7 +29,10 @@ GAME_LOADING = [
 
 
 def load_game(game_id, scorer=False):
-    """The game with all it holds in a fixed number of queries (seven at most), or 404.
+    """The game with all it holds in six queries at most, or 404.
+
+    The queries: the game with its players, the hands with their takings, the
+    trick logs, their tricks, the changes and the seat changes.
 
     With ``scorer``, a device without the game's scorer key is refused (403).
     """
@@ -61,31 +64,44 @@ def scorer_pass(scorer_key):
 
 
 def grant(game):
-    """Make this device a scorer of ``game``."""
-    keys = dict(session.get(SESSION_KEYS) or {})
-    keys.pop(str(game.id), None)
-    keys[str(game.id)] = scorer_pass(game.scorer_key)
-    session[SESSION_KEYS] = dict(list(keys.items())[-KEPT_GAMES:])
+    """Make this device a scorer of ``game``: its pass becomes the newest kept, the oldest beyond ``KEPT_GAMES`` go."""
+    passes = [[game_id, held] for game_id, held in held_passes() if game_id != game.id]
+    session[SESSION_KEYS] = [*passes, [game.id, scorer_pass(game.scorer_key)]][-KEPT_GAMES:]
     session.permanent = True
 
 
 def is_scorer(game):
-    """Whether this device holds ``game``'s scorer key (compared in constant time)."""
+    """Whether this device holds ``game``'s scorer key, proven by its pass (compared in constant time)."""
     return holds_key(game.id, game.scorer_key)
 
 
 def holds_key(game_id, scorer_key):
     """Whether this device holds ``scorer_key``, the key of game ``game_id``."""
-    keys = session.get(SESSION_KEYS)
-    held = keys.get(str(game_id)) if isinstance(keys, dict) else None
-    if not isinstance(held, str):
+    passes = held_passes()
+    held = dict(passes).get(game_id)
+    if held is None:
         return False
     if matches(held, scorer_pass(scorer_key)):
         return True
     if matches(held, scorer_key):  # a cookie from before passes: the key itself, swapped for its pass now
-        session[SESSION_KEYS] = {**keys, str(game_id): scorer_pass(scorer_key)}
+        session[SESSION_KEYS] = [[kept_id, scorer_pass(scorer_key) if kept_id == game_id else kept]
+                                 for kept_id, kept in passes]
         return True
     return False
+
+
+def held_passes():
+    """This device's passes as ``[game id, pass]`` pairs, oldest first.
+
+    The session keeps them as such a list because its serializer sorts a
+    dict's keys as text, which loses the order of the newest. A cookie from
+    before holds a dict ``{game id as text: pass}``: read in whatever order it
+    comes, and written back as a list by the next grant or key swapped for its pass.
+    """
+    kept = session.get(SESSION_KEYS)
+    if isinstance(kept, dict):
+        return [[int(game_id), held] for game_id, held in kept.items()]
+    return kept if isinstance(kept, list) else []
 
 
 def matches(offered, key):
