@@ -1,9 +1,12 @@
 """Pages that belong to no game: the rules, and the pages shown for errors."""
 
-from flask import Blueprint, Response, render_template
+from dataclasses import dataclass
+
+from flask import Blueprint, Response, render_template, request
 from flask.globals import request_ctx
 from markupsafe import escape
 
+from .access import KEPT_GAMES
 from .i18n import _
 
 bp = Blueprint("pages", __name__)
@@ -17,12 +20,40 @@ def rules():
 
 ERROR_MESSAGES = {
     400: lambda: _("The request did not make sense to the scorekeeper, so nothing was changed."),
-    403: lambda: _("Only the scorer's device can change this game. Ask the scorer for the secret "
-                   "scorer link if you are to keep score too."),
+    403: lambda: _("Only the scorer's device can change this game."),
     404: lambda: _("There is no such page, game or hand."),
     405: lambda: _("That page cannot be used that way."),
     413: lambda: _("That was more than any form or game file of the scorekeeper holds, so nothing was changed."),
 }
+
+
+SCORER_LINK_COMMAND = "flask --app scorekeeper scorer-link {game_id}"
+ANY_GAME = "ID"  # the command's blank for a game's id, when the refused request names no game
+
+
+@dataclass(frozen=True)
+class LostPass:
+    """What the 403 page tells a device that may have lost its scorer pass: paragraphs, then a command to run."""
+
+    paragraphs: tuple[str, ...]
+    command: str
+    game_id: int | None  # the refused game, or None when the request names none
+
+
+def lost_pass(game_id):
+    """How a device gets its scorer pass back: the secret scorer link, and the two places that show it."""
+    first = (
+        _("A device that started a game or kept its score may have lost its pass to it: each device keeps "
+          "the passes of its newest %(kept)s games only.", kept=KEPT_GAMES),
+        _("To keep score again, open the game's secret scorer link on this device. The scorer's phone shows it "
+          "on the game's page, under “%(section)s”.", section=_("Let a second phone keep score")),
+    )
+    if game_id is None:
+        last = _("On the machine that serves the scorekeeper, this command prints it, with the game's number "
+                 "(in its address: /games/%(blank)s) in place of %(blank)s:", blank=ANY_GAME)
+        return LostPass((*first, last), SCORER_LINK_COMMAND.format(game_id=ANY_GAME), None)
+    last = _("On the machine that serves the scorekeeper, this command prints it:")
+    return LostPass((*first, last), SCORER_LINK_COMMAND.format(game_id=game_id), game_id)
 
 
 @bp.app_errorhandler(400)
@@ -33,9 +64,12 @@ ERROR_MESSAGES = {
 def show_error(error):
     """A plain page for a request the app cannot serve; nothing is changed."""
     message = ERROR_MESSAGES[error.code]()
+    scorer_help = lost_pass((request.view_args or {}).get("game_id")) if error.code == 403 else None
     if request_ctx.url_adapter is None:
         # The request could not even be matched to the app (a malformed Host
         # header): the page template's links cannot be built, so a bare page.
-        page = f'<!doctype html><meta charset="utf-8"><title>{error.code}</title><p>{escape(message)}</p>'
+        paragraphs = [message, *scorer_help.paragraphs, scorer_help.command] if scorer_help else [message]
+        page = f'<!doctype html><meta charset="utf-8"><title>{error.code}</title>' + "".join(
+            f"<p>{escape(paragraph)}</p>" for paragraph in paragraphs)
         return Response(page, error.code, mimetype="text/html")
-    return render_template("pages/error.html", code=error.code, message=message), error.code
+    return render_template("pages/error.html", code=error.code, message=message, scorer_help=scorer_help), error.code
