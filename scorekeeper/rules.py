@@ -959,7 +959,9 @@ class HandPlay:
         self.players = players
         self.leader = leader
         self._seen = _check_copies(self.kitty)
-        self._waiting: list[Card] = list(self.kitty)  # R12: the kitty waits for the first winner
+        # Only the face-up cards of reserved tricks: the kitty waits apart, for as long as nobody
+        # has taken it (R12). Nothing is ever subtracted from this list, so it cannot disagree with the kitty.
+        self._reserved_cards: list[Card] = []
         self.kitty_taken_by: int | None = None
         self.hearts_broken = False
         self.tricks: list[PlayedTrick] = []
@@ -980,12 +982,12 @@ class HandPlay:
 
     @property
     def waiting(self) -> Taken:
-        """Hearts and Black Marias in the reserved pile (kitty included) waiting for a winner."""
-        return self._taken_of(self._waiting)
+        """Hearts and Black Marias in the reserved pile (kitty included, if known) waiting for a winner."""
+        return self._taken_of(self._waiting_cards())
 
-    @property
-    def waiting_cards(self) -> tuple[Card, ...]:
-        return tuple(self._waiting)
+    def _waiting_cards(self) -> list[Card]:
+        """The reserved cards and, while it waits (R12), the known kitty: what the next winner collects."""
+        return self._reserved_cards + list(self.kitty if self.kitty_waiting else ())
 
     @property
     def copies_seen(self) -> dict[Card, int]:
@@ -995,11 +997,7 @@ class HandPlay:
     @property
     def reserved_cards(self) -> tuple[Card, ...]:
         """The face-up cards of reserved tricks waiting for a winner: the face-down kitty is not among them (R11)."""
-        waiting = list(self._waiting)
-        if self.kitty_taken_by is None:
-            for card in self.kitty:
-                waiting.remove(card)
-        return tuple(waiting)
+        return tuple(self._reserved_cards)
 
     @property
     def reserved(self) -> Taken:
@@ -1048,22 +1046,25 @@ class HandPlay:
         self.hearts_broken = self.hearts_broken or any(c.is_heart or c.is_black_maria for c in played)
         last = len(self.tricks) + 1 == self.deal.tricks
         leader = self.leader
-        reserved_before = len(self.reserved_cards)
+        reserved_before = len(self._reserved_cards)
         kitty_before = self.kitty_taken_by is None and self.deal.kitty > 0
-        self._waiting.extend(played)
+        # What waits is read before this trick counts as played: after the last one nothing waits (R13).
+        with_trick = self._waiting_cards() + list(played)
         collected = NOTHING
         winner = None
         if result.winner is not None:
             winner = (leader + result.winner) % self.players
-            collected = self._taken_of(self._waiting)
+            collected = self._taken_of(with_trick)
             self._taken[winner] += collected  # R11, R12
             if self.kitty_taken_by is None:
                 self.kitty_taken_by = winner
-            self._waiting.clear()
+            self._reserved_cards.clear()
             self.leader = winner  # R10
         elif last:
-            self.uncollected = self._taken_of(self._waiting)  # R13
-            self._waiting.clear()  # collected by nobody: nothing waits after the hand
+            self.uncollected = self._taken_of(with_trick)  # R13
+            self._reserved_cards.clear()  # collected by nobody: nothing waits after the hand
+        else:
+            self._reserved_cards.extend(played)  # R11
         # After a reserved trick, its leader leads again (R10).
         won = winner is not None
         self.tricks.append(PlayedTrick(len(self.tricks) + 1, leader, result, winner, collected, last,

@@ -236,3 +236,40 @@ def text_of(response):
     page = response.get_data(as_text=True)
     page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page))).strip()
+
+
+# --- Hands of reserved tricks -----------------------------------------------------
+
+
+def every_trick_reserved(rng, players):
+    """A deal at ``players`` in which every trick is reserved (R9): its kitty and its tricks, each in play order.
+
+    Each trick is pairs of twins, which cancel (R9), and at an odd table one
+    single card of another suit than the one led; the singles' twins are in
+    other tricks or in the kitty. Together they are the 104 cards. Leads may
+    break R6 or R8, so play them confirmed.
+    """
+    the_deal = rules.deal(players)
+    pairs_each, singles_each = divmod(players, 2)
+    paired = the_deal.tricks * pairs_each
+    while True:
+        kinds = list(DECK[:52])  # one of each card
+        rng.shuffle(kinds)
+        singles = kinds[paired:] * rules.COPIES
+        rng.shuffle(singles)
+        kitty, singles = singles[:the_deal.kitty], singles[the_deal.kitty:]
+        tricks = []
+        for number in range(the_deal.tricks):
+            twins = kinds[number * pairs_each:(number + 1) * pairs_each]
+            single = singles[number * singles_each:(number + 1) * singles_each]
+            # The single must not be of the suit led, or it would win the trick.
+            leads = [card for card in twins if all(card.suit != other.suit for other in single)]
+            if not leads:
+                break  # rare: deal again
+            lead = rng.choice(leads)
+            rest = twins * rules.COPIES + single
+            rest.remove(lead)
+            rng.shuffle(rest)
+            tricks.append([lead, *rest])
+        else:
+            return kitty, tricks

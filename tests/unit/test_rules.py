@@ -521,6 +521,60 @@ def test_a_hand_of_reserved_tricks_leaves_everything_and_the_kitty_uncollected()
     assert score_hand(hand.taken) == dict.fromkeys(range(6), 0)
 
 
+def twin_tricks(kinds, players):
+    """Tricks of ``players // 2`` pairs of twins each, from ``kinds`` in order: every card cancels (R9)."""
+    pairs_each = players // 2
+    return [[kind for kind in kinds[start:start + pairs_each] for _copy in range(2)]
+            for start in range(0, len(kinds), pairs_each)]
+
+
+def test_after_a_known_kitty_and_ten_reserved_tricks_nothing_waits_and_everything_is_uncollected_r12_r13():
+    kitty = ["Q♠", "Q♠", "2♥", "2♥"]
+    kinds = [card for card in DECK[:52] if str(card) not in kitty]
+    tricks = twin_tricks(kinds, 10)
+    hand = HandPlay(10, leader=3, kitty=kitty)
+    assert len(tricks) == hand.deal.tricks == 10
+
+    for number, trick in enumerate(tricks[:-1], start=1):
+        assert hand.play(trick) is None
+        assert len(hand.reserved_cards) == 10 * number
+        assert hand.kitty_waiting
+        assert hand.waiting == hand.reserved + Taken(2, 2)
+    winner = hand.play(tricks[-1])
+
+    assert winner is None
+    assert hand.reserved_cards == ()
+    assert hand.reserved == hand.waiting == Taken(0, 0)
+    assert not hand.kitty_waiting and hand.kitty_taken_by is None
+    assert hand.uncollected == Taken(26, 2)
+    assert all(taking == Taken(0, 0) for taking in hand.taken.values())
+    assert sum(hand.copies_seen.values()) == 104
+
+
+def test_after_a_won_first_trick_and_nine_reserved_tricks_only_the_reserved_cards_are_uncollected_r12_r13():
+    kitty = ["A♣", "Q♠", "2♥", "K♦"]  # the twins of the first trick's single cards
+    first = ["A♣", "2♣", "2♣", "Q♠", "2♥", "K♦", "3♣", "3♣", "4♣", "4♣"]
+    kinds = [card for card in DECK[:52] if str(card) not in first]
+    tricks = twin_tricks(kinds, 10)
+    hand = HandPlay(10, leader=3, kitty=kitty)
+    assert len(tricks) == 9
+
+    assert hand.play(first) == 3  # A♣ is the only club left uncancelled (R9)
+    assert hand.taken[3] == Taken(2, 2)  # the trick's 2♥ and Q♠, and the kitty's (R12)
+    for number, trick in enumerate(tricks[:-1], start=1):
+        assert hand.play(trick) is None
+        assert len(hand.reserved_cards) == 10 * number
+        assert hand.waiting == hand.reserved
+    winner = hand.play(tricks[-1])
+
+    assert winner is None
+    assert hand.reserved_cards == ()
+    assert hand.waiting == Taken(0, 0)
+    assert hand.kitty_taken_by == 3 and not hand.kitty_waiting
+    assert hand.uncollected == Taken(24, 0)
+    assert hand.taken == {seat: Taken(2, 2) if seat == 3 else Taken(0, 0) for seat in range(10)}
+
+
 def test_a_won_last_trick_leaves_nothing_uncollected():
     kitty, tricks = hand_won_by_leader_then_reserved_to_the_end()
     kitty = ["2♣", "2♦"]

@@ -2,18 +2,24 @@
 
 from collections import Counter
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import (
+    NOTHING,
+    SEEDS,
     Card,
+    HandPlay,
     Moon,
     MoonChoiceNeeded,
     Taken,
+    Variant,
     resolve_trick,
     score_hand,
     winners,
 )
+
+from ..tabletop import every_trick_reserved
 
 SUITS = "♠♥♦♣"
 SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -211,3 +217,38 @@ def test_winners_of_a_mapping_are_its_keys(totals, target):
 
     names = list(totals)
     assert won == [names[seat] for seat in winners(list(totals.values()), target)]
+
+
+# --- HandPlay: a hand of reserved tricks only (R9-R13) ------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    players=st.integers(6, 11), kitty_known=st.booleans(),
+    variant=st.sampled_from([SEEDS, Variant(jack_of_diamonds=-10)]), rng=st.randoms(use_true_random=False),
+)
+def test_a_hand_of_reserved_tricks_keeps_them_face_up_then_leaves_them_all_uncollected(
+        players, kitty_known, variant, rng):
+    kitty, tricks = every_trick_reserved(rng, players)
+    known = kitty if kitty_known else []
+    jacks = bool(variant.jack_of_diamonds)
+    hand = HandPlay(players, 0, known, variant)
+    played = []
+
+    for trick in tricks:
+        assert hand.play(trick, confirm=True) is None
+        played += trick
+        assert hand.leader == 0  # R10
+        assert hand.taken == dict.fromkeys(range(players), NOTHING)
+        assert sum(hand.copies_seen.values()) == len(known) + len(played)
+        if not hand.finished:
+            assert sorted(hand.reserved_cards) == sorted(played)
+            assert hand.reserved == Taken.of_cards(played, jacks)
+            assert hand.waiting == Taken.of_cards(played + known, jacks)
+            assert hand.kitty_waiting
+
+    assert hand.finished
+    assert hand.uncollected == Taken.of_cards(played + known, jacks)  # R13
+    assert hand.reserved_cards == ()
+    assert hand.reserved == hand.waiting == NOTHING
+    assert not hand.kitty_waiting and hand.kitty_taken_by is None
