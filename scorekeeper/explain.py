@@ -8,8 +8,6 @@ once. The service layer's own refusals (``table.Conflict``,
 ``table.UndoRefused``, ``table.KittyNeeded``) are worded here too.
 """
 
-import json
-
 from . import rules, table
 from .i18n import _, datetime_short, names_list, ngettext
 
@@ -115,6 +113,16 @@ def _cards_unaccounted(error, _names):
              "tick the box below; otherwise correct the counts.",
              hearts=error.hearts, all_hearts=rules.HEARTS_IN_HAND,
              marias=error.marias, all_marias=rules.MARIAS_IN_HAND)
+
+
+def _nothing_collected(error, _names):
+    # Translators: “Yes, nobody collected anything” is the label of the tick box on the hand form.
+    if error.uncollected.jacks:
+        return _("Nobody collected any heart, Black Maria or J♦ in this hand: the reserved last trick left all "
+                 "of them on the table (R13). If that is right, tick “Yes, nobody collected anything” and "
+                 "save again.")
+    return _("Nobody collected any heart or Black Maria in this hand: the reserved last trick left all of "
+             "them on the table (R13). If that is right, tick “Yes, nobody collected anything” and save again.")
 
 
 def _moon_not_allowed(error, _names):
@@ -235,6 +243,7 @@ _WORDING = {
     rules.IllegalLead: _illegal_lead,
     rules.MoreThanTheHandHolds: _more_than_the_hand_holds,
     rules.CardsUnaccounted: _cards_unaccounted,
+    rules.NothingCollected: _nothing_collected,
     rules.MoonNotAllowed: _moon_not_allowed,
     rules.JacksNotPlayed: _jacks_not_played,
     rules.HouseRuleRefused: _house_rule_refused,
@@ -291,55 +300,93 @@ def direction_word(direction):
 # --- The trail ---------------------------------------------------------------------
 
 
-def trail_entry(change, undone=None):
-    """What one trail entry did, as a sentence ("Hand 3 corrected.").
+def trail_entry(line):
+    """What one trail entry (a ``table.TrailLine``) did, as a sentence ("Hand 3 corrected.").
 
-    ``undone`` is the entry an undo undid, if it is known.
+    An undo says what it took back; an undo of an undo, that the change was
+    made again. A seat change names the hand as the standings do, by its number now.
     """
-    number = change.hand_number
-    if table.about_the_game(change, undone):
-        return _game_entry(change, undone)
-    if change.action == "record":
-        return _("Hand %(number)d recorded.", number=number)
-    if change.action == "correct":
-        return _("Hand %(number)d corrected.", number=number)
-    if change.action == "remove":
-        return _("Hand %(number)d removed.", number=number)
-    if undone is not None and undone.action == "record":
-        return _("Hand %(number)d taken back: its recording was undone.", number=number)
-    if undone is not None and undone.action == "remove":
-        return _("Hand %(number)d put back in its place.", number=number)
-    return _("Hand %(number)d put back as it was.", number=number)
+    wording = _UNDONE if line.depth % 2 else _AGAIN if line.depth else _DONE
+    return wording[line.origin_action](line, line.after or line.before or {})
 
 
-def _game_entry(change, undone):
-    """A trail entry about the game: a player who joined or left, the house rules, or the undo of one."""
-    if change.action == "rules":
-        return _("House rules changed.")
-    if change.action == "undo" and undone.action == "rules":
-        return _("House rules put back as they were.")
-    facts = json.loads(change.after if change.action != "undo" else undone.after)
-    name, number = facts["name"], facts["before_hand"]
-    if change.action == "join":
-        return _("%(name)s joined before hand %(number)d.", name=name, number=number)
-    if change.action == "leave":
-        return _("%(name)s left before hand %(number)d.", name=name, number=number)
-    if undone.action == "join":
-        return _("%(name)s no longer joins before hand %(number)d.", name=name, number=number)
-    return _("%(name)s stays at the table for hand %(number)d.", name=name, number=number)
+def trail_now(line):
+    """The number a trail entry's hand has now, when it moved since (None otherwise)."""
+    if line.subject is table.Subject.HAND and line.now is not None and line.now != line.change.hand_number:
+        return _("It is hand %(now)d now.", now=line.now)
+    return None
+
+
+def _before_hand(line):
+    """The hand a seat change comes before, as the game stands now (as it stood, if it is gone)."""
+    return line.now if line.now is not None else line.change.hand_number
+
+
+def _cards(facts, key):
+    return facts.get(key) or "—"
+
+
+_DONE = {
+    table.Action.RECORD: lambda line, _facts: _("Hand %(number)d recorded.", number=line.change.hand_number),
+    table.Action.CORRECT: lambda line, _facts: _("Hand %(number)d corrected.", number=line.change.hand_number),
+    table.Action.REMOVE: lambda line, _facts: _("Hand %(number)d removed.", number=line.change.hand_number),
+    table.Action.JOIN: lambda line, facts: _("%(name)s joined before hand %(number)d.", name=facts["name"],
+                                             number=_before_hand(line)),
+    table.Action.LEAVE: lambda line, facts: _("%(name)s left after hand %(number)d.", name=facts["name"],
+                                              number=_before_hand(line) - 1),
+    table.Action.RULES: lambda _line, _facts: _("House rules changed."),
+    table.Action.TRICK: lambda line, facts: _("Trick %(trick)d of hand %(number)d entered: %(cards)s.",
+                                              trick=facts["trick"], number=line.change.hand_number,
+                                              cards=facts["cards"]),
+    table.Action.KITTY: lambda line, facts: _("The kitty of hand %(number)d turned over: %(cards)s.",
+                                              number=line.change.hand_number, cards=_cards(facts, "kitty")),
+}
+_UNDONE = {
+    table.Action.RECORD: lambda line, _facts: _("Hand %(number)d taken back: its recording was undone.",
+                                                number=line.change.hand_number),
+    table.Action.CORRECT: lambda line, _facts: _("Hand %(number)d put back as it was.",
+                                                 number=line.change.hand_number),
+    table.Action.REMOVE: lambda line, _facts: _("Hand %(number)d put back in its place.",
+                                                number=line.change.hand_number),
+    table.Action.JOIN: lambda line, facts: _("%(name)s no longer joins before hand %(number)d.", name=facts["name"],
+                                             number=_before_hand(line)),
+    table.Action.LEAVE: lambda line, facts: _("%(name)s stays at the table for hand %(number)d.",
+                                              name=facts["name"], number=_before_hand(line)),
+    table.Action.RULES: lambda _line, _facts: _("House rules put back as they were."),
+    table.Action.TRICK: lambda line, facts: _("Trick %(trick)d of hand %(number)d taken back.",
+                                              trick=facts["trick"], number=line.change.hand_number),
+    table.Action.KITTY: lambda line, _facts: _("The kitty of hand %(number)d is unknown again.",
+                                               number=line.change.hand_number),
+}
+_AGAIN = {
+    table.Action.RECORD: lambda line, _facts: _("Hand %(number)d recorded again: its undo was undone.",
+                                                number=line.change.hand_number),
+    table.Action.CORRECT: lambda line, _facts: _("Hand %(number)d corrected again: its undo was undone.",
+                                                 number=line.change.hand_number),
+    table.Action.REMOVE: lambda line, _facts: _("Hand %(number)d removed again: its undo was undone.",
+                                                number=line.change.hand_number),
+    table.Action.JOIN: lambda line, facts: _("%(name)s joins before hand %(number)d again: the undo was undone.",
+                                             name=facts["name"], number=_before_hand(line)),
+    table.Action.LEAVE: lambda line, facts: _("%(name)s leaves after hand %(number)d again: the undo was undone.",
+                                              name=facts["name"], number=_before_hand(line) - 1),
+    table.Action.RULES: lambda _line, _facts: _("House rules changed again: the undo was undone."),
+    table.Action.TRICK: lambda line, facts: _("Trick %(trick)d of hand %(number)d entered again: %(cards)s.",
+                                              trick=facts["trick"], number=line.change.hand_number,
+                                              cards=facts["cards"]),
+    table.Action.KITTY: lambda line, facts: _("The kitty of hand %(number)d turned over again: %(cards)s.",
+                                              number=line.change.hand_number, cards=_cards(facts, "kitty")),
+}
 
 
 def why_not_undoable(line):
     """Why a trail line offers no Undo, in one sentence (None if it does)."""
     if line.undoable:
         return None
-    if line.change.action == "undo":
-        return None  # an undo says what it undid; it is not undone in turn
     if line.undone_by is not None:
-        return _("Undone at %(time)s.", time=datetime_short(line.undone_by.at))
+        return _("Undone at %(time)s.", time=datetime_short(line.undone_by.change.at))
     if line.blocked_by is not None:
         return _("A later change stands in the way: undo “%(later)s” (%(time)s) first.",
-                 later=trail_entry(line.blocked_by), time=datetime_short(line.blocked_by.at))
+                 later=trail_entry(line.blocked_by), time=datetime_short(line.blocked_by.change.at))
     if line.legacy:
         return _("Kept from an earlier version of the app; it cannot be undone.")
     return _("The game has changed since, so this can no longer be undone.")

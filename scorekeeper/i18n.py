@@ -140,6 +140,10 @@ def marias_count(count):
     return ngettext("%(num)d Black Maria", "%(num)d Black Marias", count)
 
 
+def jacks_count(count):
+    return ngettext("%(num)d J♦", "%(num)d J♦", count)
+
+
 def cards_count(count):
     return ngettext("%(num)d card", "%(num)d cards", count)
 
@@ -232,7 +236,7 @@ def init_app(app):
     app.jinja_env.filters["date"] = format_date
     app.jinja_env.filters["datetime_short"] = datetime_short
     app.jinja_env.globals["card_letters_json"] = card_letters_json
-    for counted in (hearts_count, marias_count, cards_count, reserved_cards_count):
+    for counted in (hearts_count, marias_count, jacks_count, cards_count, reserved_cards_count):
         app.jinja_env.filters[counted.__name__] = counted
     app.register_blueprint(bp)
 

@@ -156,6 +156,12 @@ class Game(db.Model, Scored):
         """The log of the hand being played trick by trick now, if any."""
         return next((log for log in self.trick_logs if log.hand_id is None and log.hand is None), None)
 
+    @property
+    def open_log_facts(self):
+        """The open hand's trick log as the trail compares it: (id, tricks entered, kitty text), or None."""
+        log = self.trick_log
+        return None if log is None else (log.id, len(log.tricks), log.kitty)
+
     def log_of(self, hand):
         """The trick log kept with ``hand``, if it was played trick by trick.
 
@@ -245,6 +251,14 @@ class SeatChangeFacts:
         if self.joins:
             return rules.Join(self.before_hand, self.player, self.at, self.start)
         return rules.Leave(self.before_hand, self.player)
+
+
+def seat_change_value(facts):
+    """A seat change's facts as the trail keeps them (``kind``, ``before_hand``, ``player``, ``at``,
+    ``start``) as the engine's ``rules.Join`` or ``rules.Leave``."""
+    if facts["kind"] == "join":
+        return rules.Join(facts["before_hand"], facts["player"], facts["at"], facts["start"])
+    return rules.Leave(facts["before_hand"], facts["player"])
 
 
 class SeatChange(db.Model, SeatChangeFacts):
@@ -400,59 +414,38 @@ class Trick(db.Model):
 
 
 class Change(db.Model):
-    """One entry of a game's trail: a hand recorded, corrected, removed, a player who joined or
-    left, the house rules changed, or an entry undone (R17).
+    """One entry of a game's trail (R17): what one change found and what it left, as JSON facts.
 
-    A seat change's entry ("join", "leave") keeps the change in ``after``
-    (with the ``SeatChange`` id), ``hand_number`` the hand it came before;
-    a house-rules entry ("rules") keeps the rules before and after.
+    ``action`` is one of ``table.Action``: a hand recorded, corrected or
+    removed, a player who joined or left, the house rules changed, a trick
+    or the kitty of the open hand entered, or an entry undone (``undoes_id``
+    names it; an undo can be undone in turn). ``before`` and ``after`` are
+    the facts of what the entry changed (None where there was, or is, no
+    such hand, seat change or trick), so that undoing it puts ``before`` back.
 
-    ``hand_key`` names the hand (``Hand.key``), whatever its number became
-    since. ``before`` and ``after`` are the hand's facts as JSON (None where
-    there was, or is, no hand); a removal's ``before`` keeps the hand's trick
-    log too, and ``after_key`` the hand it followed, so that undoing it puts
-    the hand back in its place. An undo names the entry it undid.
-    Entries from before hands had keys have no ``hand_key`` and cannot be undone.
+    ``hand_number`` is the number of the hand it was about when it was made
+    (a seat change's: the hand it came before); ``hand_key`` names that hand
+    (``Hand.key``) whatever its number became since; ``after_key`` is the hand
+    a hand taken out followed, so that putting it back finds its place.
+    Hand entries from before hands had keys have no ``hand_key`` and cannot be undone.
     """
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     at: Mapped[datetime] = mapped_column(default=utcnow)
-    action: Mapped[str] = mapped_column(String(16))  # "record", "correct", "remove", "join", "leave", "rules", "undo"
+    action: Mapped[str] = mapped_column(String(16))  # a table.Action
     hand_number: Mapped[int]
     hand_key: Mapped[int | None]
     after_key: Mapped[int | None]
     undoes_id: Mapped[int | None] = mapped_column(ForeignKey("change.id"))
-    before: Mapped[str | None] = mapped_column(Text)  # the hand's facts as JSON, None if it did not exist
-    after: Mapped[str | None] = mapped_column(Text)  # None once removed
+    before: Mapped[str | None] = mapped_column(Text)  # JSON facts, None if there was no such thing
+    after: Mapped[str | None] = mapped_column(Text)  # None once it is gone
     game: Mapped[Game] = relationship(back_populates="changes")
-
-    @staticmethod
-    def facts(record, trick_log=None, moved=None):
-        """A hand's facts as the JSON text kept in the trail, with its trick log if given.
-
-        ``moved`` are the ids of the seat changes a removal moved up one hand, if any.
-        """
-        if record is None:
-            return None
-        facts = {
-            "taken": [[taken.hearts, taken.marias, taken.jacks] if taken.jacks else [taken.hearts, taken.marias]
-                      for taken in record.taken],
-            "moon": None if record.moon is None else record.moon.value,
-        }
-        if trick_log is not None:
-            facts["tricks"] = trick_log.facts()
-        if moved:
-            facts["moved"] = moved
-        return json.dumps(facts, ensure_ascii=False)
 
     @staticmethod
     def record_of(text):
         """The engine record kept as ``text`` (None stays None)."""
-        if text is None:
-            return None
-        facts = json.loads(text)
-        return hand_record(facts["taken"], facts["moon"])
+        return None if text is None else record_of_facts(json.loads(text))
 
     @staticmethod
     def trick_log_of(text):
@@ -465,6 +458,11 @@ class Change(db.Model):
 def taken(hearts, marias, jacks=0):
     """The engine's ``Taken``; one value for each of the few (hearts, Black Marias, J♦) counts, made once."""
     return rules.Taken(hearts, marias, jacks)
+
+
+def record_of_facts(facts):
+    """The engine record of a hand's facts as the trail keeps them (``{"taken": [[h, m(, j)], ...], "moon": ...}``)."""
+    return hand_record(facts["taken"], facts["moon"])
 
 
 def hand_record(takings, moon):
@@ -514,12 +512,14 @@ class ShownGame(Scored):
     hands: tuple[ShownHand, ...]
     changes: tuple
     seat_changes: tuple["ShownSeatChange", ...] = ()
+    open_log_facts: tuple | None = None  # as ``Game.open_log_facts``
 
 
 @dataclass(frozen=True)
 class ShownSeatChange(SeatChangeFacts):
     """A seat change as a page reads it, with ``SeatChange``'s columns."""
 
+    id: int
     kind: str
     before_hand: int
     player: int
@@ -527,12 +527,15 @@ class ShownSeatChange(SeatChangeFacts):
     start: int | None
 
 
+_SHOWN_GAME_COLUMNS = ("id", "name", "target", "first_dealer", "revision", "scorer_key", "playing_trick_by_trick",
+                       "moon_points", "moon_choice", "passing", "cards_passed", "jack_of_diamonds")
+
+
 def read_shown_game(game_id):
     """Game ``game_id`` as its pages show it, in three statements whatever its length; None if there is none."""
     seated = db.session.execute(
-        select(Game.id, Game.name, Game.target, Game.first_dealer, Game.revision, Game.scorer_key,
-               Game.playing_trick_by_trick, Game.moon_points, Game.moon_choice, Game.passing, Game.cards_passed,
-               Game.jack_of_diamonds, _seat_changes_text(), Player.name)
+        select(*(getattr(Game, column) for column in _SHOWN_GAME_COLUMNS),
+               _seat_changes_text().label("seat_changes"), *_open_log_columns(), Player.name.label("player"))
         .join(Player, Player.game_id == Game.id)
         .where(Game.id == game_id)
         .order_by(Player.seat)
@@ -552,8 +555,20 @@ def read_shown_game(game_id):
     changes = tuple(db.session.execute(
         select(Change.__table__).where(Change.game_id == game_id).order_by(Change.id.desc())
     ).all())
-    return ShownGame(*seated[0][:12], tuple(row[13] for row in seated), hands, changes,
-                     _read_seat_changes_text(seated[0][12]))
+    head = seated[0]._mapping
+    log = None if head["log_id"] is None else (head["log_id"], head["log_tricks"], head["log_kitty"])
+    return ShownGame(**{column: head[column] for column in _SHOWN_GAME_COLUMNS},
+                     names=tuple(row.player for row in seated), hands=hands, changes=changes,
+                     seat_changes=_read_seat_changes_text(head["seat_changes"]), open_log_facts=log)
+
+
+def _open_log_columns():
+    """The open hand's trick log, as three columns of the game's own statement: its id, its tricks, its kitty."""
+    log_id = (select(TrickLog.id).where(TrickLog.game_id == Game.id, TrickLog.hand_id.is_(None))
+              .limit(1).scalar_subquery())
+    tricks = select(func.count(Trick.id)).where(Trick.log_id == log_id).scalar_subquery()
+    kitty = select(TrickLog.kitty).where(TrickLog.id == log_id).scalar_subquery()
+    return log_id.label("log_id"), tricks.label("log_tricks"), kitty.label("log_kitty")
 
 
 _SEAT_CHANGE_COLUMNS = (SeatChange.id, SeatChange.kind, SeatChange.before_hand, SeatChange.player,
@@ -575,9 +590,9 @@ def _read_seat_changes_text(text):
     """The seat changes of ``_seat_changes_text``, in the order they were made."""
     rows = sorted((entry.split(" ") for entry in (text or "").split(";") if entry), key=lambda row: int(row[0]))
     return tuple(
-        ShownSeatChange(kind, int(before_hand), int(player), None if at == "-" else int(at),
+        ShownSeatChange(int(seat), kind, int(before_hand), int(player), None if at == "-" else int(at),
                         None if start == "-" else int(start))
-        for _id, kind, before_hand, player, at, start in rows)
+        for seat, kind, before_hand, player, at, start in rows)
 
 
 # Whether a hand was played trick by trick, and whether a hand is being played

@@ -22,6 +22,7 @@ Views and commands never commit: ``grep -rn commit scorekeeper`` finds
 only this module.
 """
 
+import enum
 import json
 import weakref
 from contextlib import contextmanager
@@ -48,6 +49,8 @@ from .models import (
     cards_text,
     db,
     name_key,
+    record_of_facts,
+    seat_change_value,
     variant_columns,
 )
 
@@ -353,13 +356,15 @@ def _seat_change_columns(change):
 # --- Hands -------------------------------------------------------------------------
 
 
-def record_hand(game, taken, moon, last_trick_reserved, based_on):
+def record_hand(game, taken, moon, last_trick_reserved, based_on, nothing_collected=False):
     """Record the next hand (R13-R16); a hand played trick by trick keeps its tricks.
 
-    ``taken`` follows the next hand's seating.
+    ``taken`` follows the next hand's seating; ``nothing_collected`` says the
+    table confirmed that nobody collected anything (``rules.NothingCollected``).
     """
-    record = rules.check_hand(taken, moon, last_trick_reserved, game.variant)
-    game.scoreboard(game.records() + [record])
+    record = rules.check_hand(taken, moon, last_trick_reserved, game.variant,
+                              nothing_collected_confirmed=nothing_collected)
+    board = game.scoreboard(game.records() + [record])
     with _writing(game, based_on):
         hand = _new_hand(game, len(game.hands) + 1, record)
         game.hands.append(hand)
@@ -368,14 +373,15 @@ def record_hand(game, taken, moon, last_trick_reserved, based_on):
             log.hand = hand
         elif log is not None:
             game.trick_logs.remove(log)  # nothing was played: nothing to keep
-        _trail(game, "record", hand, after=record)
+        _trail(game, Action.RECORD, hand, after=_hand_facts(record, board.hands[-1].seating, log=log))
     return hand
 
 
-def correct_hand(game, number, taken, moon, last_trick_reserved, based_on):
+def correct_hand(game, number, taken, moon, last_trick_reserved, based_on, nothing_collected=False):
     """Correct hand ``number``; everything derived follows and the trail keeps the old facts (R17)."""
     hand = game.hands[number - 1]
-    record = rules.check_hand(taken, moon, last_trick_reserved, game.variant)
+    record = rules.check_hand(taken, moon, last_trick_reserved, game.variant,
+                              nothing_collected_confirmed=nothing_collected)
     before = hand.record()
     if record == before:
         # Nothing to write, but a stale form is still refused. The revision is
@@ -386,26 +392,42 @@ def correct_hand(game, number, taken, moon, last_trick_reserved, based_on):
         return hand
     records = game.records()
     records[number - 1] = record
-    game.scoreboard(records)
+    seating = game.scoreboard(records).hands[number - 1].seating
     with _writing(game, based_on):
         _set_facts(hand, record, game.variant)
-        _trail(game, "correct", hand, before=before, after=record)
+        _trail(game, Action.CORRECT, hand, before=_hand_facts(before, seating), after=_hand_facts(record, seating))
     return hand
 
 
 def remove_hand(game, number, based_on):
     """Remove hand ``number``; later hands move up one, and so do the seat changes after it;
-    the trail keeps it, tricks too, and which seat changes moved (R17)."""
+    the trail keeps it, tricks too, and where every seat change then stood (R17)."""
     hand = game.hands[number - 1]
+    facts, previous, apply = _deletion(game, hand)
+    with _writing(game, based_on):
+        _trail(game, Action.REMOVE, hand, before=facts, after_key=previous)
+        apply()
+
+
+def _deletion(game, hand):
+    """Take ``hand`` out of the game, checked through the engine first (R16, R1): its facts as the trail
+    keeps them, the key of the hand it followed, and the function that then deletes its rows.
+
+    Later hands move up one number, and so do the seat changes after it; the
+    facts keep its trick log, which seat changes moved and where every seat
+    change then stands, so that putting it back can restore exactly that.
+    """
+    number = hand.number
     records = game.records()
     del records[number - 1]
     moving = _seat_changes_after(game, number)
     game.scoreboard(records, changes=_moved_up(game, moving))
+    seating = rules.seatings(game.starting_players, game.seat_change_values(), len(game.hands),
+                             game.target)[number - 1]
+    facts = _hand_facts(hand.record(), seating, trick_log=hand.trick_log, moved=[change.id for change in moving],
+                        seats=[[change.id, change.before_hand - (change in moving)] for change in game.seat_changes])
     previous = game.hands[number - 2].key if number > 1 else None
-    with _writing(game, based_on):
-        _trail(game, "remove", hand, before=hand.record(), trick_log=hand.trick_log, after_key=previous,
-               moved=[change.id for change in moving])
-        _remove_row(game, hand)
+    return facts, previous, lambda: _remove_row(game, hand)
 
 
 def _seat_changes_after(game, number):
@@ -434,7 +456,7 @@ def change_house_rules(game, variant, based_on):
     _check_hands_under(game, variant)
     with _writing(game, based_on):
         _set_house_rules(game, variant)
-        _trail_game(game, "rules", before=before.facts(), after=variant.facts())
+        _trail_game(game, Action.RULES, before=before.facts(), after=variant.facts())
     return game
 
 
@@ -499,15 +521,28 @@ def _add_seat_change(game, change, name, based_on):
     with its trail entry; a joiner becomes a player of the game under ``name``."""
     game.scoreboard(changes=game.seat_change_values() + [change])
     with _writing(game, based_on):
-        if isinstance(change, rules.Join):
-            person = _people_of([name])[0]
-            _refuse_repeats([*game.names, name], [*(player.person_id for player in game.players), person])
-            game.players.append(Player(seat=change.player, name=name, person_id=person))
-        row = SeatChange(**_seat_change_columns(change))
-        game.seat_changes.append(row)
-        db.session.flush()  # the row's id, for the trail to name it
-        _trail_game(game, row.kind, hand_number=row.before_hand,
-                    after={"id": row.id, "name": name, **_seat_change_columns(change)})
+        facts = _seated(game, change, name)
+        _trail_game(game, Action(facts["kind"]), hand_number=change.before_hand, after=facts)
+
+
+def _seated(game, change, name, row_id=None, player_id=None):
+    """Write a ``Join`` or ``Leave`` (and a joiner's player, linked to their person); the facts the trail keeps.
+
+    ``row_id`` and ``player_id`` put back the rows an undo took out under the ids they had.
+    """
+    player = None
+    if isinstance(change, rules.Join):
+        person = _people_of([name])[0]
+        _refuse_repeats([*game.names, name], [*(player.person_id for player in game.players), person])
+        player = Player(id=player_id, seat=change.player, name=name, person_id=person)
+        game.players.append(player)
+    row = SeatChange(id=row_id, **_seat_change_columns(change))
+    game.seat_changes.append(row)
+    db.session.flush()  # the rows' ids, for the trail to name them
+    facts = {"id": row.id, "name": name, **_seat_change_columns(change)}
+    if player is not None:
+        facts["player_id"] = player.id
+    return facts
 
 
 # --- People: the club's memory ---------------------------------------------------------
@@ -672,181 +707,354 @@ def _moved(model, returned, where, person_id):
 # --- The trail and its undo ----------------------------------------------------------
 
 
+class Action(str, enum.Enum):
+    """What a trail entry did, as ``Change.action`` stores it."""
+
+    RECORD = "record"  # a hand recorded
+    CORRECT = "correct"  # a hand's facts changed
+    REMOVE = "remove"  # a hand taken out; later hands move up one
+    JOIN = "join"  # a player sat down before the next hand (R1)
+    LEAVE = "leave"  # a player left before the next hand (R1)
+    RULES = "rules"  # the house rules changed
+    TRICK = "trick"  # a trick of the open hand entered (R9-R13)
+    KITTY = "kitty"  # what the kitty held, said once its winner turned it over (R12)
+    UNDO = "undo"  # an entry undone, an undo included
+
+
+class Subject(enum.Enum):
+    """What a trail entry changes: undoing it sets that back to what the entry found."""
+
+    HAND = "hand"  # one hand's facts, and whether it is there (by its key)
+    SEATS = "seats"  # one seat change (by its id)
+    RULES = "rules"  # the house rules
+    TRICKS = "tricks"  # the last trick of the open hand's log
+    KITTY = "kitty"  # the kitty of the open hand's log
+
+
+SUBJECTS = {
+    Action.RECORD: Subject.HAND, Action.CORRECT: Subject.HAND, Action.REMOVE: Subject.HAND,
+    Action.JOIN: Subject.SEATS, Action.LEAVE: Subject.SEATS, Action.RULES: Subject.RULES,
+    Action.TRICK: Subject.TRICKS, Action.KITTY: Subject.KITTY,
+}
+
+
 @dataclass(frozen=True)
 class TrailLine:
-    """One trail entry as the table sees it: whether it can be undone, and if not, why.
+    """One trail entry as the table sees it: what it did, and whether it can be undone, and if not, why.
 
-    ``undone_by`` is the entry that undid it; ``blocked_by`` the newest later
-    entry that still stands and touched the same hand (or the hand a removed
-    one followed): undo that first. ``legacy`` entries predate hand keys.
+    Every entry holds what it found (``before``) and what it left
+    (``after``), as plain facts (None: no such hand, seat change or trick);
+    undoing it puts ``before`` back in place of ``after``, and is itself an
+    entry, which can be undone in turn. ``origin`` is the first entry of a
+    chain of undos and ``depth`` how many undos lie between (0: the entry
+    is an origin; odd: the undos took its change back; even: they made it
+    again). An entry can be undone while the game still holds what it left
+    (``holds``); ``blocked_by`` is then the newest later entry that still
+    stands and touched the same thing: undo that first.
     """
 
-    change: Change
-    undone_by: Change | None = None
-    blocked_by: Change | None = None
-    legacy: bool = False
-    moved: bool = False  # the game no longer holds what the entry produced, for no entry's sake
+    change: object  # a ``Change`` row, or a row of its columns (a page's plain read)
+    subject: Subject
+    origin: object
+    depth: int
+    before: dict | None
+    after: dict | None
+    holds: bool
+    now: int | None = None  # the number of the hand (or the hand a seat change comes before) today
+    undone_by: "TrailLine | None" = None
+    blocked_by: "TrailLine | None" = None
+    legacy: bool = False  # kept from an earlier version, without what undoing it needs
+
+    @property
+    def action(self):
+        return Action(self.change.action)
+
+    @property
+    def origin_action(self):
+        return Action(self.origin.action)
+
+    @property
+    def again(self):
+        """An undo that made its origin's change again (an undo of an undo)."""
+        return self.depth > 0 and self.depth % 2 == 0
 
     @property
     def undoable(self):
-        return (self.change.action != "undo" and self.undone_by is None and self.blocked_by is None
-                and not self.legacy and not self.moved)
+        return self.undone_by is None and not self.legacy and self.holds
+
+    @property
+    def moved(self):
+        """The game no longer holds what the entry left, and no standing entry says why."""
+        return self.undone_by is None and not self.legacy and not self.holds and self.blocked_by is None
+
+    @property
+    def removes_a_hand(self):
+        """Undoing this entry takes a hand out of the game (a removal: the table is asked first)."""
+        return self.subject is Subject.HAND and self.before is None and self.after is not None
+
+    @property
+    def hand_key(self):
+        return self.change.hand_key
+
+
+@dataclass(frozen=True)
+class _Holding:
+    """What the game holds now, as far as the trail compares it with what entries left."""
+
+    hands: dict  # hand key -> its engine record
+    seats: dict  # seat change id -> the hand it comes before
+    roster: int
+    rules: dict  # the house rules' facts
+    log: tuple | None  # the open hand's trick log: (id, tricks entered, kitty text or None)
+
+
+def _holding(game):
+    hands = {hand.key: hand.record() for hand in game.hands}
+    seats = {change.id: change.before_hand for change in game.seat_changes}
+    return _Holding(hands, seats, len(game.names), game.variant.facts(), game.open_log_facts)
 
 
 def trail(game):
-    """The game's trail, newest first, each entry with what stands in the way of undoing it.
+    """The game's trail, newest first, each entry with what stands in the way of undoing it (see ``TrailLine``).
 
-    An entry can be undone while the game still holds what it produced: no
-    later entry that still stands touched the same hand. Undos themselves
-    stand for good (they are not undone in turn), and an undone entry is
-    done with. Undoing the standing entries newest first therefore always
-    works, and returns the game to how it was before the oldest of them.
+    Undoing an entry and then undoing that undo returns the very same game;
+    undoing, newest first, every entry whose change stands (an origin not
+    undone, or an undo of an undo not undone) returns the game to its start.
     """
-    newest_first = sorted(game.changes, key=lambda change: change.id, reverse=True)
-    undone_by = {change.undoes_id: change for change in newest_first if change.action == "undo"}
-    hands = {hand.key: hand for hand in game.hands}
-    newest_standing = {}  # hand key -> the newest standing entry that touched it, among those seen
-    newest_of_kind = {}  # "seat", "rules", "record" -> the newest standing entry of that kind seen
-    lines = []
-    for change in newest_first:
-        if change.action == "undo" or change.id in undone_by:
-            lines.append(TrailLine(change, undone_by.get(change.id)))
-        elif change.action in GAME_ACTIONS:
-            lines.append(_game_line(change, newest_of_kind, len(game.hands)))
-            newest_of_kind.setdefault(_kind(change), change)
-        elif change.hand_key is None:
-            lines.append(TrailLine(change, legacy=True))
-        else:
-            touched = _touched(change)
-            later = [newest_standing[key] for key in touched if key in newest_standing]
-            blocker = max(later, key=lambda entry: entry.id, default=None)
-            if change.action == "remove" and blocker is None:
-                blocker = newest_of_kind.get("seat")  # the seat changes it moved must be where it left them
-            moved = blocker is None and not _still_holds(change, hands)
-            lines.append(TrailLine(change, blocked_by=blocker, moved=moved))
-            for key in touched:
-                newest_standing.setdefault(key, change)
-            if change.action == "record":
-                newest_of_kind.setdefault("record", change)
-    return lines
+    changes = sorted(game.changes, key=lambda change: change.id)
+    by_id = {change.id: change for change in changes}
+    undone = {change.undoes_id: change.id for change in changes if change.action == Action.UNDO}
+    now = _holding(game)
+    lines = {}
+    standing = {}  # a thing an entry touched -> the newest entry that touched it and still stands
+    for change in reversed(changes):
+        origin, depth = change, 0
+        while origin.action == Action.UNDO and origin.undoes_id in by_id:
+            origin, depth = by_id[origin.undoes_id], depth + 1
+        subject = SUBJECTS.get(origin.action)
+        before, after = _facts(change.before), _facts(change.after)
+        undone_by = lines.get(undone.get(change.id))
+        legacy = subject is None or _legacy(change, subject, before, after)
+        holds = not legacy and _HOLDS[subject](change, before, after, now)
+        touched = set() if legacy else _touched(change, subject, before, after)
+        blocker = None
+        if undone_by is None and not legacy and not holds:
+            blocker = max((standing[thing] for thing in touched if thing in standing),
+                          key=lambda line: line.change.id, default=None)
+        line = TrailLine(change, subject, origin, depth, before, after, holds,
+                         _number_now(subject, change, before, after, game), undone_by, blocker, legacy)
+        lines[change.id] = line
+        if undone_by is None:
+            for thing in touched:
+                standing.setdefault(thing, line)
+    return [lines[change.id] for change in reversed(changes)]
 
 
-GAME_ACTIONS = ("join", "leave", "rules")  # trail entries about the game rather than one hand
+def _facts(text):
+    return None if text is None else json.loads(text)
 
 
-def about_the_game(change, undone=None):
-    """Whether a trail entry (or the entry ``undone`` it undid) is about the game, not one hand's facts."""
-    return change.action in GAME_ACTIONS or (undone is not None and undone.action in GAME_ACTIONS)
+def _legacy(change, subject, before, after):
+    """An entry from before the trail kept what undoing it needs: hands without keys, an undo that took
+    a hand out without noting where every seat change then stood."""
+    if subject is Subject.HAND:
+        return change.hand_key is None or (change.action == Action.UNDO and after is None and "moved" not in before)
+    return False
 
 
-def _kind(change):
-    return "rules" if change.action == "rules" else "seat"
+def _number_now(subject, change, before, after, game):
+    """The number today of the hand an entry is about (a seat change's: the hand it comes before)."""
+    if subject is Subject.HAND:
+        return next((hand.number for hand in game.hands if hand.key == change.hand_key), None)
+    if subject is Subject.SEATS:
+        facts = after or before
+        return next((row.before_hand for row in game.seat_changes if row.id == facts["id"]), None)
+    return None
 
 
-def _game_line(change, newest_of_kind, hands):
-    """A seat change's or a house rules' entry: undone newest first; a seat change only before its hand is played."""
-    played_since = change.action != "rules" and change.hand_number <= hands
-    blocker = newest_of_kind.get(_kind(change))
-    if blocker is None and played_since:
-        blocker = newest_of_kind.get("record")
-    return TrailLine(change, blocked_by=blocker, moved=blocker is None and played_since)
+def _touched(change, subject, before, after):
+    """What an entry touched, to name the later entry that stands in the way of undoing it."""
+    if subject is Subject.HAND:
+        touched = {("hand", change.hand_key)}
+        if (before is None) != (after is None):  # a hand came or went: the numbers after it moved
+            touched |= {("hand", change.after_key), ("seats",), ("hands",)}
+        log = (after or {}).get("log")
+        if log is not None:
+            touched.add(("log", log))  # the open hand's trick log went with the recorded hand
+        return touched
+    if subject is Subject.SEATS:
+        return {("seats",), ("hands",)}
+    if subject is Subject.RULES:
+        return {("rules",)}
+    return {("log", (after or before)["log"])}
 
 
-def _touched(change):
-    """The hands an entry touched: its own, and for a removal the one it followed."""
-    keys = {change.hand_key}
-    if change.action == "remove" and change.after_key is not None:
-        keys.add(change.after_key)
-    return keys
+def _hand_holds(change, before, after, now):
+    if after is not None:
+        return now.hands.get(change.hand_key) == record_of_facts(after)
+    if change.hand_key in now.hands or (change.after_key is not None and change.after_key not in now.hands):
+        return False
+    if "seats" in before:  # every seat change where the removal left it
+        return now.seats == {seat: number for seat, number in before["seats"]}
+    return all(seat in now.seats for seat in before.get("moved", ()))
 
 
-def _still_holds(change, hands):
-    """Whether the game holds what ``change`` produced (a safeguard; the trail's order implies it)."""
-    if change.action == "remove":
-        return change.hand_key not in hands and (change.after_key is None or change.after_key in hands)
-    hand = hands.get(change.hand_key)
-    return hand is not None and hand.record() == Change.record_of(change.after)
+def _seats_hold(change, before, after, now):
+    if after is not None:  # a seat change made: still the newest, and its hand not played yet
+        seat = after["id"]
+        return (now.seats.get(seat) == after["before_hand"] and seat == max(now.seats)
+                and after["before_hand"] > len(now.hands))
+    seat, number = before["id"], before["before_hand"]  # a seat change taken back: it would be the newest again
+    return (seat not in now.seats and all(other < seat for other in now.seats) and number == len(now.hands) + 1
+            and (before["kind"] != "join" or before["player"] == now.roster))
+
+
+def _rules_hold(change, before, after, now):
+    return now.rules == after
+
+
+def _tricks_hold(change, before, after, now):
+    if after is not None:
+        return now.log is not None and now.log[:2] == (after["log"], after["trick"])
+    return now.log is not None and now.log[:2] == (before["log"], before["trick"] - 1)
+
+
+def _kitty_holds(change, before, after, now):
+    return now.log is not None and (now.log[0], now.log[2]) == (after["log"], after["kitty"])
+
+
+_HOLDS = {Subject.HAND: _hand_holds, Subject.SEATS: _seats_hold, Subject.RULES: _rules_hold,
+          Subject.TRICKS: _tricks_hold, Subject.KITTY: _kitty_holds}
 
 
 def undo(game, change_id, based_on):
-    """Undo one trail entry, itself kept in the trail as an undo (R17).
+    """Undo one trail entry, itself kept in the trail as an undo that can be undone in turn (R17).
 
-    Raises ``LookupError`` for an entry the game does not have, and
-    ``UndoRefused`` when it cannot be undone now.
+    Returns the entry's ``TrailLine``. Raises ``LookupError`` for an entry
+    the game does not have, ``UndoRefused`` when it cannot be undone now, and
+    the engine's refusals when the game it would leave breaks the rules.
     """
-    line = next((line for line in trail(game) if line.change.id == change_id), None)
+    line = trail_line(game, change_id)
     if line is None:
         raise LookupError(change_id)
     if not line.undoable:
         raise UndoRefused(line)
-    change = line.change
-    if change.action in GAME_ACTIONS:
-        return _undo_game_change(game, change, based_on)
-    records = game.records()
-    if change.action == "remove":
-        position = _position_after(game, change.after_key)
-        records.insert(position, Change.record_of(change.before))
-    else:
-        hand = next(hand for hand in game.hands if hand.key == change.hand_key)
-        if change.action == "record":
-            del records[hand.number - 1]
-        else:
-            records[hand.number - 1] = Change.record_of(change.before)
-    moving = [] if change.action != "record" else _seat_changes_after(game, hand.number)
-    if change.action == "remove":
-        moved_back = _moved_back(game, change, position)
-        game.scoreboard(records, changes=[value for _row, value in moved_back])
-    else:
-        game.scoreboard(records, changes=_moved_up(game, moving))
-    with _writing(game, based_on):
-        if change.action == "remove":
-            for row, value in moved_back:
-                row.before_hand = value.before_hand
-            _undo_removal(game, change, position)
-        elif change.action == "record":
-            _trail(game, "undo", hand, before=hand.record(), trick_log=hand.trick_log, undoes=change)
-            _remove_row(game, hand)
-        else:
-            restored = Change.record_of(change.before)
-            _trail(game, "undo", hand, before=hand.record(), after=restored, undoes=change)
-            _set_facts(hand, restored, game.variant)
-    return change
+    _UNDO[line.subject](game, line, based_on)
+    return line
 
 
-def _moved_back(game, removal, position):
-    """Each seat change with its place once a removed hand is back at ``position``: those the
-    removal moved up move down one again (no seat change came since: the trail sees to that)."""
-    moved = set(json.loads(removal.before).get("moved", ()))
-    back = []
-    for row in game.seat_changes:
-        value = row.value()
-        if row.id in moved:
-            value = replace(value, before_hand=value.before_hand + 1)
-        back.append((row, value))
-    return back
+def trail_line(game, change_id):
+    """The ``TrailLine`` of entry ``change_id`` of the game, or None."""
+    return next((line for line in trail(game) if line.change.id == change_id), None)
 
 
-def _undo_game_change(game, change, based_on):
-    """Undo a seat change (the joiner is gone again, or the leaver back) or a change of house rules."""
-    if change.action == "rules":
-        restored = rules.Variant.from_facts(json.loads(change.before))
-        _check_hands_under(game, restored)
+def _undo_hand(game, line, based_on):
+    """A hand recorded is taken out, a removed one put back in its place, a corrected one set back."""
+    change, before = line.change, line.before
+    if before is not None and line.after is None:
+        _put_back(game, change, before, based_on)
+        return
+    hand = next(hand for hand in game.hands if hand.key == change.hand_key)
+    if before is None:
+        facts, previous, apply = _deletion(game, hand)
         with _writing(game, based_on):
-            _set_house_rules(game, restored)
-            _trail_game(game, "undo", before=json.loads(change.after), after=json.loads(change.before),
-                        undoes=change)
-        return change
-    seat_change_id = json.loads(change.after)["id"]
-    row = next(row for row in game.seat_changes if row.id == seat_change_id)
-    game.scoreboard(changes=[other.value() for other in game.seat_changes if other is not row])
+            _trail(game, Action.UNDO, hand, before=facts, after_key=previous, undoes=change)
+            apply()
+        return
+    restored = record_of_facts(before)
+    records = game.records()
+    records[hand.number - 1] = restored
+    seating = game.scoreboard(records).hands[hand.number - 1].seating
     with _writing(game, based_on):
-        _trail_game(game, "undo", hand_number=change.hand_number, before=json.loads(change.after),
-                    undoes=change)
-        game.seat_changes.remove(row)
-        if row.joins:
-            joiner = next(player for player in game.players if player.seat == row.player)
-            game.players.remove(joiner)
-    return change
+        _trail(game, Action.UNDO, hand, before=_hand_facts(hand.record(), seating),
+               after=_hand_facts(restored, seating), undoes=change)
+        _set_facts(hand, restored, game.variant)
+
+
+def _put_back(game, change, before, based_on):
+    """A hand taken out is back at its place, with its number, its trick log and the seat changes
+    after it where they stood (checked through the engine first, R16)."""
+    record = record_of_facts(before)
+    position = _position_after(game, change.after_key)
+    moved = set(before.get("moved", ()))
+    records = game.records()
+    records.insert(position, record)
+    back = [(row, replace(row.value(), before_hand=row.before_hand + (row.id in moved))) for row in game.seat_changes]
+    game.scoreboard(records, changes=[value for _row, value in back])
+    with _writing(game, based_on):
+        for row, value in back:
+            row.before_hand = value.before_hand
+        hand = Hand(number=position + 1, key=change.hand_key)
+        _set_facts(hand, record, game.variant)
+        _insert_row(game, hand)
+        if "tricks" in before:
+            _attach_log(game, hand, TrickLog.from_facts(before["tricks"]))
+        _trail(game, Action.UNDO, hand, after=_hand_facts(record, before.get("seating")), after_key=change.after_key,
+               undoes=change)
+
+
+def _undo_seats(game, line, based_on):
+    """A seat change made is taken back (a joiner gone again, a leaver back), one taken back is made again."""
+    change = line.change
+    if line.after is not None:
+        row = next(row for row in game.seat_changes if row.id == line.after["id"])
+        game.scoreboard(changes=[other.value() for other in game.seat_changes if other is not row])
+        facts = {**line.after}
+        with _writing(game, based_on):
+            if row.joins:
+                joiner = next(player for player in game.players if player.seat == row.player)
+                facts["player_id"] = joiner.id
+                game.players.remove(joiner)
+            game.seat_changes.remove(row)
+            _trail_game(game, Action.UNDO, hand_number=row.before_hand, before=facts, undoes=change)
+        return
+    facts = line.before
+    value = seat_change_value(facts)
+    game.scoreboard(changes=game.seat_change_values() + [value])
+    with _writing(game, based_on):
+        again = _seated(game, value, facts["name"], row_id=facts["id"], player_id=facts.get("player_id"))
+        _trail_game(game, Action.UNDO, hand_number=value.before_hand, after=again, undoes=change)
+
+
+def _undo_rules(game, line, based_on):
+    """The house rules as the entry found them, every recorded hand scored under them again."""
+    restored = rules.Variant.from_facts(line.before)
+    _check_hands_under(game, restored)
+    with _writing(game, based_on):
+        _set_house_rules(game, restored)
+        _trail_game(game, Action.UNDO, before=line.after, after=line.before, undoes=line.change)
+
+
+def _undo_tricks(game, line, based_on):
+    """The last trick entered taken back, or one taken back entered again (R6-R13)."""
+    board, log, play = open_play(game)
+    if line.after is not None:
+        with _writing(game, based_on):
+            log.tricks.pop()
+            _trail_game(game, Action.UNDO, hand_number=board.next_hand.number, before=line.after, undoes=line.change)
+        return
+    trick = line.before
+    if kitty_needed(log, play):
+        raise KittyNeeded(play.kitty_taken_by)
+    play.play(trick["cards"].split(), confirm=trick["confirmed"])
+    with _writing(game, based_on):
+        log.tricks.append(Trick(number=trick["trick"], cards=trick["cards"], confirmed=trick["confirmed"]))
+        _trail_game(game, Action.UNDO, hand_number=board.next_hand.number, after=trick, undoes=line.change)
+
+
+def _undo_kitty(game, line, based_on):
+    """The kitty as the entry found it: unknown again, or known again (R12)."""
+    board, log, play = open_play(game)
+    kitty = line.before["kitty"]
+    log.replay(play.players, rules.parse_cards(kitty.split()) if kitty else (), board.variant)
+    with _writing(game, based_on):
+        log.kitty = kitty
+        _trail_game(game, Action.UNDO, hand_number=board.next_hand.number, before=line.after, after=line.before,
+                    undoes=line.change)
+
+
+_UNDO = {Subject.HAND: _undo_hand, Subject.SEATS: _undo_seats, Subject.RULES: _undo_rules,
+         Subject.TRICKS: _undo_tricks, Subject.KITTY: _undo_kitty}
 
 
 def _position_after(game, key):
@@ -854,17 +1062,6 @@ def _position_after(game, key):
     if key is None:
         return 0
     return next(index for index, hand in enumerate(game.hands) if hand.key == key) + 1
-
-
-def _undo_removal(game, change, position):
-    record = Change.record_of(change.before)
-    hand = Hand(number=position + 1, key=change.hand_key)
-    _set_facts(hand, record, game.variant)
-    _insert_row(game, hand)
-    log = Change.trick_log_of(change.before)
-    if log is not None:
-        _attach_log(game, hand, log)
-    _trail(game, "undo", hand, after=record, undoes=change)
 
 
 # --- Trick by trick ------------------------------------------------------------------
@@ -892,7 +1089,7 @@ def kitty_needed(log, play):
 
 
 def play_trick(game, cards, confirm, based_on):
-    """Enter the next trick of the open hand, cards in play order from its leader (R6-R13).
+    """Enter the next trick of the open hand, cards in play order from its leader (R6-R13); a trail entry.
 
     ``cards`` may be text ("10S", "Q♠"); the engine reads them. An apparently
     illegal lead raises ``rules.IllegalLead`` unless ``confirm``.
@@ -908,12 +1105,19 @@ def play_trick(game, cards, confirm, based_on):
         if log is None:
             log = TrickLog(first_leader=board.next_hand.place(board.next_hand.leader))
             game.trick_logs.append(log)
-        log.tricks.append(Trick(number=played.number, cards=cards_text(played.result.cards), confirmed=confirm))
+        trick = Trick(number=played.number, cards=cards_text(played.result.cards), confirmed=confirm)
+        log.tricks.append(trick)
+        db.session.flush()  # the log's id, for the trail to name it
+        _trail_game(game, Action.TRICK, hand_number=board.next_hand.number, after=_trick_facts(log, trick))
     return play
 
 
+def _trick_facts(log, trick):
+    return {"log": log.id, "trick": trick.number, "cards": trick.cards, "confirmed": trick.confirmed}
+
+
 def enter_kitty(game, cards, based_on):
-    """Say what the kitty held once its winner turned it over (R3, R12)."""
+    """Say what the kitty held once its winner turned it over (R3, R12); a trail entry."""
     board, log, play = open_play(game)
     if play is None or not kitty_needed(log, play):
         return play
@@ -922,17 +1126,31 @@ def enter_kitty(game, cards, based_on):
     kitty = rules.parse_cards(cards)
     play = log.replay(play.players, kitty, board.variant)
     with _writing(game, based_on):
+        _trail_game(game, Action.KITTY, hand_number=board.next_hand.number,
+                    before={"log": log.id, "kitty": log.kitty}, after={"log": log.id, "kitty": cards_text(kitty)})
         log.kitty = cards_text(kitty)
     return play
 
 
 def take_back_trick(game, based_on):
-    """Take back the last trick entered; return its number, or None if none was."""
+    """Take back the last trick entered, as an undo of its trail entry (which can be undone in turn);
+    return its number, or None if none was entered."""
     log = game.trick_log
     if log is None or not log.tricks:
         return None
     number = log.tricks[-1].number
+    line = next((line for line in trail(game) if line.subject is Subject.TRICKS and line.undoable
+                 and line.after is not None), None)
+    if line is not None:
+        _undo_tricks(game, line, based_on)
+        return number
+    # A trick entered before tricks were entries of the trail: its entry and the undo, so it can come back.
+    upcoming = game.scoreboard().next_hand
     with _writing(game, based_on):
+        facts = _trick_facts(log, log.tricks[-1])
+        entered = _trail_game(game, Action.TRICK, hand_number=upcoming.number, after=facts)
+        db.session.flush()  # the entry's id, for its undo to name it
+        _trail_game(game, Action.UNDO, hand_number=upcoming.number, before=facts, undoes=entered)
         log.tricks.pop()
     return number
 
@@ -976,22 +1194,47 @@ def _attach_log(game, hand, log):
     game.trick_logs.append(log)
 
 
-def _trail(game, action, hand, before=None, after=None, trick_log=None, after_key=None, undoes=None, moved=None):
-    game.changes.append(Change(
-        action=action, hand_number=hand.number, hand_key=hand.key, after_key=after_key,
-        undoes_id=None if undoes is None else undoes.id,
-        before=Change.facts(before, trick_log, moved), after=Change.facts(after),
-    ))
+def _hand_facts(record, seating=None, trick_log=None, moved=None, seats=None, log=None):
+    """A hand's facts as the trail keeps them: each seat's takings and the moon (``Change.record_of`` reads
+    them back), who played it (roster numbers, in its seating), and, for a hand taken out, its trick log,
+    the seat changes it moved and where every seat change then stood; ``log`` the trick log a recorded
+    hand took with it."""
+    facts = {
+        "taken": [[taken.hearts, taken.marias, taken.jacks] if taken.jacks else [taken.hearts, taken.marias]
+                  for taken in record.taken],
+        "moon": None if record.moon is None else record.moon.value,
+    }
+    if seating is not None:
+        facts["seating"] = list(seating)
+    if trick_log is not None:
+        facts["tricks"] = trick_log.facts()
+    if moved is not None:
+        facts["moved"] = moved
+        facts["seats"] = seats
+    if log is not None:
+        facts["log"] = log.id
+    return facts
+
+
+def _trail(game, action, hand, before=None, after=None, after_key=None, undoes=None):
+    """An entry of the trail about one hand: its facts before and after (plain dicts, None: no hand)."""
+    return _entry(game, action, hand.number, hand.key, after_key, before, after, undoes)
 
 
 def _trail_game(game, action, hand_number=0, before=None, after=None, undoes=None):
-    """A trail entry about the game rather than one hand: house rules, or a seat change (its facts as JSON)."""
-    game.changes.append(Change(
-        action=action, hand_number=hand_number, hand_key=None, after_key=None,
+    """An entry of the trail about the game rather than one hand: house rules, a seat change, a trick, the kitty."""
+    return _entry(game, action, hand_number, None, None, before, after, undoes)
+
+
+def _entry(game, action, hand_number, hand_key, after_key, before, after, undoes):
+    change = Change(
+        action=Action(action).value, hand_number=hand_number, hand_key=hand_key, after_key=after_key,
         undoes_id=None if undoes is None else undoes.id,
         before=None if before is None else json.dumps(before, ensure_ascii=False),
         after=None if after is None else json.dumps(after, ensure_ascii=False),
-    ))
+    )
+    game.changes.append(change)
+    return change
 
 
 def _remove_row(game, hand):

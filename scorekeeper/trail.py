@@ -7,11 +7,11 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 
 from . import rules, table
 from .access import is_scorer, load_game, not_stored
-from .explain import describe, trail_entry, why_not_undoable
+from .explain import describe, trail_entry, trail_now, why_not_undoable
 from .forms import ConfirmForm
 from .hands import CONFLICT
 from .i18n import _
-from .models import Change
+from .models import record_of_facts
 from .rendered import scoreboard
 
 bp = Blueprint("trail", __name__)
@@ -19,59 +19,81 @@ bp = Blueprint("trail", __name__)
 
 @bp.get("/games/<int:game_id>/trail")
 def whole_trail(game_id):
-    """Every change to the game's hands, newest first, each with its Undo or why it has none."""
+    """Every change to the game, newest first, each with its Undo or why it has none."""
     game = load_game(game_id)
     scorer = is_scorer(game)
     page = render_template("games/trail.html", game=game, **trail_page(game, readonly=not scorer))
     return not_stored(Response(page, mimetype="text/html")) if scorer else page
 
 
-@bp.post("/games/<int:game_id>/changes/<int:change_id>/undo")
+@bp.route("/games/<int:game_id>/changes/<int:change_id>/undo", methods=["GET", "POST"])
 def undo_change(game_id, change_id):
-    """Undo one entry of the trail; the undo is itself kept in the trail (R17)."""
+    """Undo one entry of the trail; the undo is itself an entry, which can be undone in turn (R17).
+
+    An undo that takes a hand out of the game (undoing its recording) is a
+    removal: the GET asks first, showing the hand's figures, as Remove does.
+    """
     game = load_game(game_id, scorer=True)
-    form = ConfirmForm(request.form)
+    line = table.trail_line(game, change_id)
+    if line is None:
+        abort(404)
+    form = ConfirmForm(request.form if request.method == "POST" else None)
+    if request.method == "GET":
+        return _undo_page(game, line, form)
     if not form.validate() or form.based_on() is None:
         abort(400)
     try:
-        change = table.undo(game, change_id, form.based_on())
-    except LookupError:
-        abort(404)
+        table.undo(game, change_id, form.based_on())
     except table.Conflict as error:
         game = load_game(game_id)
         page = trail_page(game, readonly=False)
         return render_template("games/trail.html", game=game, problem=describe(error), **page), CONFLICT
-    except (rules.RuleError, table.UndoRefused, table.JacksFixed) as error:
+    except (rules.RuleError, table.UndoRefused, table.JacksFixed, table.KittyNeeded, table.SamePerson) as error:
         flash(describe(error, game.names), "warning")
         return redirect(url_for("games.table", game_id=game_id, _anchor="changes"))
-    flash(_("Undone: %(change)s", change=trail_entry(change)), "success")
+    flash(_("Undone: %(change)s", change=trail_entry(line)), "success")
     return redirect(url_for("games.table", game_id=game_id, _anchor="changes"))
+
+
+def _undo_page(game, line, form):
+    """Ask before an undo: what it takes back, and for a hand taken out its figures (R17)."""
+    entry = _entry(game, line, {})
+    removed = None
+    if line.removes_a_hand and line.undoable:
+        hand = next(hand for hand in game.hands if hand.key == line.hand_key)
+        removed = game.scoreboard().hands[hand.number - 1]
+    return render_template("games/undo.html", game=game, entry=entry, removed=removed, form=form)
 
 
 def trail_page(game, readonly, newest=None):
     """What a page needs to show the trail (the ``newest`` entries only, if given)."""
     lines = table.trail(game)
     shown = lines if newest is None else lines[:newest]
-    by_id = {change.id: change for change in game.changes}
-    entries = []
-    for line in shown:
-        about_the_game = table.about_the_game(line.change, by_id.get(line.change.undoes_id))
-        entries.append({
-            "line": line,
-            "what": trail_entry(line.change, by_id.get(line.change.undoes_id)),
-            "before": None if about_the_game else Change.record_of(line.change.before),
-            "after": None if about_the_game else Change.record_of(line.change.after),
-            "why_not": why_not_undoable(line),
-        })
-    corrections = [entry for entry in entries if entry["before"] and entry["after"]]
-    if corrections:  # who is who in a correction: the players of that hand, in its seating
-        hands = scoreboard(game).hands  # the page's own board, kept for this revision
-        for entry in corrections:
-            number = entry["line"].change.hand_number
-            seating = hands[number - 1].seating if number <= len(hands) else range(len(entry["after"].taken))
-            entry["seated"] = game.names_of(seating)
+    seatings = {}  # hand key -> who played it, for entries that did not keep it (read from the page's board)
+    if any(line.subject is table.Subject.HAND and "seating" not in (line.after or line.before or {})
+           for line in shown):
+        seatings = {hand.key: summary.seating for hand, summary in zip(game.hands, scoreboard(game).hands)}
     return {
-        "trail": entries,
+        "trail": [_entry(game, line, seatings) for line in shown],
         "trail_length": len(lines),
         "undo_form": None if readonly else ConfirmForm(),
     }
+
+
+def _entry(game, line, seatings):
+    """One trail line as the page shows it: what it did, the figures it replaced or took out, its Undo."""
+    entry = {"line": line, "what": trail_entry(line), "now": trail_now(line), "why_not": why_not_undoable(line),
+             "changed": None, "removed": None}
+    if line.subject is table.Subject.HAND and line.before is not None:
+        before = record_of_facts(line.before)
+        seating = line.before.get("seating") or seatings.get(line.hand_key) or range(len(before.taken))
+        names = game.names_of(seating)
+        if line.after is None:  # a hand taken out: all its figures, so nothing has to be retyped
+            entry["removed"] = {"seats": list(zip(names, before.taken)), "moon": before.moon}
+        else:  # a hand's figures replaced: who changed, and how
+            after = record_of_facts(line.after)
+            entry["changed"] = {
+                "seats": [(name, old, new) for name, old, new in zip(names, before.taken, after.taken) if old != new],
+                "moon": (before.moon, after.moon) if before.moon != after.moon else None,
+            }
+    return entry

@@ -147,7 +147,7 @@ def test_a_second_scorer_served_a_kept_page_gets_a_token_of_their_own_that_works
 
     page = second.get(f"/games/{game_id}").get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
-    undo = re.search(r'formaction="([^"]+/undo)"', page).group(1)
+    undo = re.search(r'href="([^"]+/undo)"', page).group(1)  # taking a hand out asks first; this is the yes
     response = second.post(undo, data={"csrf_token": token, "revision": str(exported_revision(second, game_id))})
 
     assert response.status_code == 302

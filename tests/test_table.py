@@ -183,18 +183,20 @@ def test_an_undone_removal_offers_no_undo_again_and_a_forged_one_is_refused(cont
     assert not next(line for line in table.trail(game) if line.change.id == removal.id).undoable
 
 
-def test_an_undo_entry_itself_offers_no_undo_and_refuses_a_forged_one(context):
-    """Undo on a "put back" entry answered 500: now it is a plain refusal."""
+def test_an_undo_can_be_undone_and_that_makes_the_change_again(context):
+    """Undo on a "put back" entry answered 500, then was refused: now it corrects the hand again (R17)."""
     game = record(new_game())
     table.correct_hand(game, 1, OTHER, None, False, game.revision)
     game = fresh(game.id)
     game = undo(game, entry(game, "correct", 1))
     put_back = entry(game, "undo", 1)
 
+    game = undo(game, put_back)
+
+    assert game.hands[0].record().taken == tuple(OTHER)
+    assert trail_of(game) == [("record", 1, False), ("correct", 1, False), ("undo", 1, False), ("undo", 1, True)]
     with pytest.raises(table.UndoRefused):
         table.undo(game, put_back.id, game.revision)
-
-    assert fresh(game.id).hands[0].record().taken == tuple(SPREAD)
 
 
 def test_a_later_change_to_the_same_hand_stands_in_the_way_and_is_named(context, app):
@@ -207,7 +209,7 @@ def test_a_later_change_to_the_same_hand_stands_in_the_way_and_is_named(context,
 
     line = next(line for line in table.trail(game) if line.change.id == first.id)
 
-    assert line.blocked_by.id == second.id
+    assert line.blocked_by.change.id == second.id
     with app.test_request_context():
         assert "Hand 1 corrected." in explain.why_not_undoable(line)
     with pytest.raises(table.UndoRefused):
@@ -239,7 +241,7 @@ def test_undoing_a_record_takes_the_hand_back(context):
     game = undo(game, entry(game, "record", 2))
 
     assert [hand.record().taken for hand in game.hands] == [tuple(SPREAD)]
-    assert trail_of(game) == [("record", 1, True), ("record", 2, False), ("undo", 2, False)]
+    assert trail_of(game) == [("record", 1, True), ("record", 2, False), ("undo", 2, True)]
 
 
 def test_an_undo_that_would_put_a_hand_after_game_over_is_refused(context):
@@ -427,11 +429,18 @@ def random_hand(seed):
     return taken, None
 
 
-STEPS = {"steps": 0, "games": 0, "undos": 0, "refused": 0}
+STEPS = {"steps": 0, "games": 0, "undos": 0, "undone undos": 0, "refused": 0}
+ROUND_TRIP_EVERY = 6  # steps between two export-import round trips (an import costs most of a step)
 
 
 class GameAgainstAModel(RuleBasedStateMachine):
-    """Random records, corrections, removals and undos (stale ones too) against plain lists."""
+    """Random records, corrections, removals and undos (of undos too, stale ones too) against plain lists.
+
+    The model keeps each entry's facts before and after, as the trail does,
+    and says an entry can be undone while it is not undone and the game still
+    holds what it left: a hand's facts, or for a hand taken out, that it is
+    gone and the hand it followed is there (R17).
+    """
 
     target = 160
 
@@ -440,7 +449,7 @@ class GameAgainstAModel(RuleBasedStateMachine):
         self.game_id = None
         self.hands = []  # the model: (taken, moon) in order
         self.keys = []  # the model's name for each hand, in order
-        self.entries = []  # the model's trail: dicts with action, key, before, after, undone
+        self.entries = []  # the model's trail: dicts with key, after_key, before, after, depth, undone
         self.next_key = 0
 
     @initialize()
@@ -465,18 +474,17 @@ class GameAgainstAModel(RuleBasedStateMachine):
         assert expect_ok, f"the service saved what the model refuses: {entry}"
         return True
 
-    def touched(self, model_entry):
-        keys = {model_entry["key"]}
-        if model_entry["action"] == "remove" and model_entry["after_key"] is not None:
-            keys.add(model_entry["after_key"])
-        return keys
+    def entry(self, key, before, after, after_key=None, depth=0):
+        self.entries.append({"key": key, "after_key": after_key, "before": before, "after": after, "depth": depth,
+                             "undone": False})
 
     def model_undoable(self, index):
         target = self.entries[index]
-        if target["action"] == "undo" or target["undone"]:
+        if target["undone"]:
             return False
-        later = [e for e in self.entries[index + 1:] if e["action"] != "undo" and not e["undone"]]
-        return not any(self.touched(e) & self.touched(target) for e in later)
+        if target["after"] is not None:
+            return target["key"] in self.keys and self.hands[self.keys.index(target["key"])] == target["after"]
+        return target["key"] not in self.keys and target["after_key"] in (None, *self.keys)
 
     @rule(seed=st.integers(0, 2**32))
     def record(self, seed):
@@ -487,8 +495,7 @@ class GameAgainstAModel(RuleBasedStateMachine):
         if ok:
             self.next_key += 1
             self.hands, self.keys = after, self.keys + [self.next_key]
-            self.entries.append({"action": "record", "key": self.next_key, "after_key": None,
-                                 "before": None, "after": (taken, moon), "undone": False})
+            self.entry(self.next_key, None, (taken, moon))
 
     @rule(data=st.data(), seed=st.integers(0, 2**32))
     def correct(self, data, seed):
@@ -501,8 +508,7 @@ class GameAgainstAModel(RuleBasedStateMachine):
         ok = self.attempt(lambda game: table.correct_hand(game, index + 1, taken, moon, True, game.revision),
                           legal_after_all(after, self.target), action="correct")
         if ok and not unchanged:
-            self.entries.append({"action": "correct", "key": self.keys[index], "after_key": None,
-                                 "before": self.hands[index], "after": (taken, moon), "undone": False})
+            self.entry(self.keys[index], self.hands[index], (taken, moon))
             self.hands = after
 
     @rule(data=st.data())
@@ -514,32 +520,46 @@ class GameAgainstAModel(RuleBasedStateMachine):
         ok = self.attempt(lambda game: table.remove_hand(game, index + 1, game.revision),
                           legal_after_all(after, self.target), action="remove")
         if ok:
-            self.entries.append({"action": "remove", "key": self.keys[index],
-                                 "after_key": self.keys[index - 1] if index else None,
-                                 "before": self.hands[index], "after": None, "undone": False})
+            self.entry(self.keys[index], self.hands[index], None, self.keys[index - 1] if index else None)
             self.hands, self.keys = after, self.keys[:index] + self.keys[index + 1:]
 
     @rule(data=st.data())
     def undo(self, data):
-        """Undo any entry of the trail, stale and already undone ones included."""
+        """Undo any entry of the trail, undos, stale and already undone ones included."""
         if not self.entries:
             return
         index = data.draw(st.integers(0, len(self.entries) - 1))
         self.undo_entry(index)
 
+    @rule(data=st.data())
+    def undo_then_undo_the_undo(self, data):
+        """Undoing an entry and then undoing that undo returns the very same game."""
+        undoable = [index for index in range(len(self.entries)) if self.model_undoable(index)]
+        if not undoable:
+            return
+        index = data.draw(st.sampled_from(undoable))
+        before = same_game(self.game())
+        if self.undo_entry(index):
+            assert self.undo_entry(len(self.entries) - 1), "an undo could not be undone at once"
+            STEPS["undone undos"] += 1
+            assert same_game(self.game()) == before
+
     def undo_entry(self, index):
         target = self.entries[index]
         hands, keys = self.hands[:], self.keys[:]
+        key, after_key = target["key"], None
         if self.model_undoable(index):
-            if target["action"] == "remove":
+            if target["after"] is None:  # a hand taken out comes back after the one it followed
                 place = 0 if target["after_key"] is None else keys.index(target["after_key"]) + 1
                 hands.insert(place, target["before"])
-                keys.insert(place, target["key"])
-            elif target["action"] == "record":
-                place = keys.index(target["key"])
+                keys.insert(place, key)
+                after_key = target["after_key"]
+            elif target["before"] is None:  # a hand put in goes out
+                place = keys.index(key)
+                after_key = keys[place - 1] if place else None
                 del hands[place], keys[place]
             else:
-                hands[keys.index(target["key"])] = target["before"]
+                hands[keys.index(key)] = target["before"]
         expect_ok = self.model_undoable(index) and legal_after_all(hands, self.target)
         change_id = self.change_ids()[index]
         ok = self.attempt(lambda game: table.undo(game, change_id, game.revision), expect_ok, action="undo")
@@ -547,8 +567,7 @@ class GameAgainstAModel(RuleBasedStateMachine):
             STEPS["undos"] += 1
             target["undone"] = True
             self.hands, self.keys = hands, keys
-            self.entries.append({"action": "undo", "key": target["key"], "after_key": None,
-                                 "before": None, "after": None, "undone": False})
+            self.entry(key, target["after"], target["before"], after_key, target["depth"] + 1)
         return ok
 
     @rule()
@@ -595,21 +614,36 @@ class GameAgainstAModel(RuleBasedStateMachine):
 
     @invariant()
     def export_then_import_gives_the_same_game(self):
-        if self.game_id is None:
+        if self.game_id is None or STEPS["steps"] % ROUND_TRIP_EVERY:
             return
-        document = export_game(self.game())
-        copy = table.import_game(read_game(document))
-        assert export_game(fresh(copy.id)) == document
+        assert_round_trips(self.game())
 
     def teardown(self):
-        """Undoing every standing entry newest first returns the game to its start."""
+        """Undoing, newest first, every entry whose change stands (an origin, or an undo of an undo)
+        returns the game to its start."""
         if self.game_id is None:
             return
+        assert_round_trips(self.game())
         for index in reversed(range(len(self.entries))):
-            if self.entries[index]["action"] != "undo" and not self.entries[index]["undone"]:
+            if self.entries[index]["depth"] % 2 == 0 and self.model_undoable(index):
                 assert self.undo_entry(index), "a standing entry could not be undone newest first"
         assert self.hands == []
         assert self.game().hands == []
+
+
+def same_game(game):
+    """Everything a game holds, as a table would compare it: its document (hands, trick logs, seat
+    changes, house rules, totals) and each hand's key, the open hand's log, the players' people."""
+    log = game.trick_log
+    return (export_game(game), [hand.key for hand in game.hands], None if log is None else log.facts(),
+            [(player.seat, player.name, player.person_id) for player in game.players],
+            [(change.id, change.value()) for change in game.seat_changes])
+
+
+def assert_round_trips(game):
+    document = export_game(game)
+    copy = table.import_game(read_game(document))
+    assert export_game(fresh(copy.id)) == document
 
 
 def test_random_records_corrections_removals_and_undos_agree_with_a_plain_model(context):
@@ -619,5 +653,6 @@ def test_random_records_corrections_removals_and_undos_agree_with_a_plain_model(
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]))
 
     print(f"service: a state machine ran {STEPS['steps']} steps in {STEPS['games']} games, "
-          f"{STEPS['undos']} undos, {STEPS['refused']} refusals checked against the model")
-    assert STEPS["steps"] > 0
+          f"{STEPS['undos']} undos ({STEPS['undone undos']} undone at once and found the same), "
+          f"{STEPS['refused']} refusals checked against the model")
+    assert STEPS["steps"] > 0 and STEPS["undone undos"] > 0

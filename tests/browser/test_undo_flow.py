@@ -1,4 +1,5 @@
-"""The trail in the browser: undo a removal once, never twice; an undo offers no undo of its own (R17)."""
+"""The trail in the browser: undo a removal once, never twice; an undo can be undone in turn, and one that
+takes a hand out asks first, showing its figures (R17)."""
 
 from playwright.sync_api import expect
 
@@ -49,10 +50,21 @@ def test_an_undone_removal_shows_no_undo_and_the_hand_comes_back_once(page, scre
     removal = change(page, "Hand 2 removed.")
     expect(removal.get_by_role("button", name="Undo this change")).to_have_count(0)
     expect(removal).to_contain_text("Undone at")
-    put_back = change(page, "Hand 2 put back in its place.")
-    expect(put_back.get_by_role("button", name="Undo this change")).to_have_count(0)
     assert history_rows(page) == before
     screenshot("phone-trail-after-undo")
+
+    # The hand put back can be taken out again: that is a removal, so the app asks first, with its figures.
+    change(page, "Hand 2 put back in its place.").get_by_role("link", name="Undo this change").click()
+    expect(page.get_by_role("heading", name="Undo “Hand 2 put back in its place.”?")).to_be_visible()
+    expect(page.get_by_role("table")).to_contain_text("Points in hand 2")
+    screenshot("phone-undo-asks-first")
+    page.get_by_role("button", name="Yes, undo it and remove hand 2").click()
+    expect(flashed(page, "Undone: Hand 2 put back in its place.")).to_be_visible()
+    assert len(history_rows(page)) == 2
+    again = change(page, "Hand 2 removed again: its undo was undone.")
+    expect(again).to_contain_text("Bo: 12 hearts, 1 Black Maria")  # the figures it took out, to read, not retype
+    again.get_by_role("button", name="Undo this change").click()
+    assert history_rows(page) == before
 
 
 def test_a_correction_undone_leaves_only_the_later_entries_undoable(page):
@@ -68,6 +80,6 @@ def test_a_correction_undone_leaves_only_the_later_entries_undoable(page):
 
     expect(flashed(page, "Undone: Hand 1 corrected.")).to_be_visible()
     assert history_rows(page)[0] != first_total
-    expect(change(page, "Hand 1 put back as it was.").get_by_role("button")).to_have_count(0)
+    expect(change(page, "Hand 1 put back as it was.").get_by_role("button", name="Undo this change")).to_have_count(1)
     recorded = change(page, "Hand 1 recorded.")
-    expect(recorded.get_by_role("button", name="Undo this change")).to_have_count(1)
+    expect(recorded.get_by_role("link", name="Undo this change")).to_have_count(1)
