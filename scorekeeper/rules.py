@@ -1082,6 +1082,29 @@ def _check_copies(cards: Sequence[Card], seen: Counter | None = None) -> Counter
     return counts
 
 
+def trick_problems(cards: Sequence[Card | None], players: int,
+                   seen: Mapping[Card, int] | None = None) -> tuple[RuleError, ...]:
+    """Every reason ``cards`` cannot be one trick of a hand of ``players``, not only the first (R1, R2).
+
+    ``cards`` are in play order from the leader, None where the caller could
+    not read one (and says why itself); ``seen`` counts the copies the hand
+    showed before this trick (``HandPlay.copies_seen``). Each card past the
+    two copies the decks hold is a ``ThirdCopy`` at its position, in play
+    order; then a ``TrickSize`` unless there is one card a player.
+    """
+    counts = Counter(seen or {})
+    problems: list[RuleError] = []
+    for position, card in enumerate(cards):
+        if card is None:
+            continue
+        counts[card] += 1
+        if counts[card] > COPIES:
+            problems.append(ThirdCopy(card, position, in_hand=seen is not None))
+    if len(cards) != players:
+        problems.append(TrickSize(len(cards), players, players))
+    return tuple(problems)
+
+
 # --- A whole game ------------------------------------------------------------
 
 
