@@ -265,6 +265,8 @@ class NewGameForm(BaseForm):
     )
     rules = FormField(HouseRulesForm)
 
+    table_size = None  # the engine's refusal of the number of seats, worded (R1)
+
     def validate_players(self, field):
         """Names are trimmed, non-empty, at most 40 characters and unique at the table.
 
@@ -300,6 +302,8 @@ class NewGameForm(BaseForm):
             found += [Problem(error, f"seat-{seat}") for error in entry.errors]
         if not any(entry.errors for entry in self.players.entries):
             found += [Problem(error, "seat-0") for error in self.players.errors]
+        if self.table_size:
+            found.append(Problem(self.table_size, "seat-0"))
         found += [Problem(error, "seat-0") for error in self.first_dealer.errors]
         return found + [Problem(error, "target") for error in self.target.errors] + self.rules.form.problems()
 

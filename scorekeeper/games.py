@@ -60,13 +60,14 @@ def new_game():
     form = NewGameForm(request.form)
     if any(button in request.form for button in RESEATING_BUTTONS):
         return _new_game_page(_reseated(form, request.form))
-    if not form.validate():
+    valid = form.validate()
+    if not _engine_agrees(form) or not valid:
         return _new_game_page(form), INVALID
     try:
         game = changes.new_game(form.name.data or "", form.target.data, form.first_dealer.data, form.names,
                                 form.rules.form.variant())
     except rules.TableSize as error:
-        form.players.errors = [describe(error)]
+        form.table_size = describe(error)
         return _new_game_page(form), INVALID
     except rules.BadTarget as error:
         form.target.errors = [describe(error)]
@@ -84,6 +85,24 @@ def new_game():
         flash(_("A target of %(target)d makes a short game: 150 is usual and 100 a good minimum (R16).",
                 target=game.target), "warning")
     return redirect(url_for("games.table", game_id=game.id))
+
+
+def _engine_agrees(form):
+    """Ask the engine about whatever the form could read, whatever else is wrong, and put each refusal
+    beside its field: the number of seats (R1) and the target (R16). Whether it refused nothing."""
+    agrees = True
+    try:
+        rules.check_players(len(form.names))
+    except rules.TableSize as error:
+        form.table_size = describe(error)
+        agrees = False
+    if isinstance(form.target.data, int) and not form.target.errors:
+        try:
+            rules.check_target(form.target.data)
+        except rules.BadTarget as error:
+            form.target.errors = [describe(error)]
+            agrees = False
+    return agrees
 
 
 def _new_game_page(form):
