@@ -120,13 +120,15 @@ def play_hand(game_id):
     form.seat_rows(players)
     if table.kitty_needed(log, play):  # the trick form is not even on the page
         return _kitty_first(game, board, log, play, form, table.KittyNeeded(play.kitty_taken_by))
-    if not form.validate():
-        return _play_page(game, board, log, play, form), INVALID
-    if form.based_on() is None:
+    valid = form.validate()
+    if valid and form.based_on() is None:
         abort(400)
-    if form.number.data != str(play.trick_number):
+    if valid and form.number.data != str(play.trick_number):
         flash(_("Trick %(number)s was already entered; here is the hand now.", number=form.number.data), "warning")
         return redirect(url_for("tricks.play_hand", game_id=game.id))
+    read = play.finished or _cards_read(form, play)  # a finished hand's refusal is the engine's (R3)
+    if not (valid and read):
+        return _play_page(game, board, log, play, form), INVALID
     try:
         cards = rules.parse_cards(form.card_texts(), card_letters())
         table.play_trick(game, cards, form.confirm.data, form.based_on())
@@ -145,6 +147,31 @@ def play_hand(game_id):
         return _play_page(game, board, log, play, form), INVALID
     # The next trick's controls at the top of the screen, the last trick's verdict with them.
     return redirect(url_for("tricks.play_hand", game_id=game_id, _anchor="next-trick"))
+
+
+def _cards_read(form, play):
+    """Read each typed card on its own with the reader's letters and ask the engine about the trick, so
+    that every card that is no card or one copy too many is marked at once (R1, R2). Whether all is well.
+
+    An empty card is the form's to mark; an apparently illegal lead is a warning the table may confirm,
+    left to ``table.play_trick`` (R6, R8).
+    """
+    letters = card_letters()
+    cards = []
+    for entry in form.cards.entries:
+        text = (entry.data or "").strip()
+        try:
+            cards.append(rules.Card.parse(text, letters) if text else None)
+        except rules.NotACard as error:
+            entry.errors = [*entry.errors, describe(error)]
+            cards.append(None)
+    for problem in rules.trick_problems(cards, play.players, play.copies_seen):
+        if isinstance(problem, rules.TrickSize):
+            form.problem = describe(problem)
+        else:
+            entry = form.cards.entries[problem.position]
+            entry.errors = [*entry.errors, describe(problem)]
+    return not form.problem and not any(entry.errors for entry in form.cards.entries)
 
 
 @bp.post("/games/<int:game_id>/play/kitty")
