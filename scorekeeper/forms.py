@@ -413,7 +413,9 @@ class JoinForm(GameChangeForm):
 
     def validate_name(self, field):
         field.data = (field.data or "").strip()
-        problem = player_name_errors([field.data]).get(0)
+        if not field.data:
+            raise ValidationError(_("Enter a name for the new player."))
+        problem = name_problem(field.data)
         if problem:
             raise ValidationError(problem)
 
@@ -432,11 +434,25 @@ class JoinForm(GameChangeForm):
             return self.typed_start
         return rules.StartRule(self.start_rule.data)
 
+    def place_read(self):
+        """The place chosen, if it could be read (the form has been validated), else None."""
+        return self.at.data if isinstance(self.at.data, int) and not self.at.errors else None
+
+    def start_read(self, board):
+        """The total the joiner would start with on ``board``, if it could be read (the form has been
+        validated), else None."""
+        if self.start_rule.errors or self.start.errors:
+            return None
+        if self.start_rule.data == rules.StartRule.TYPED.value:
+            return getattr(self, "typed_start", None)
+        return rules.starting_total(board, rules.StartRule(self.start_rule.data))
+
     def problems(self):
-        return ([Problem(error, "join-name") for error in self.name.errors]
-                + [Problem(error, "join-at") for error in self.at.errors]
-                + [Problem(error, "start_rule-0") for error in self.start_rule.errors]
-                + [Problem(error, "start") for error in self.start.errors])
+        found = ([Problem(error, "join-name") for error in self.name.errors]
+                 + [Problem(error, "join-at") for error in self.at.errors]
+                 + [Problem(error, "start_rule-0") for error in self.start_rule.errors]
+                 + [Problem(error, "start") for error in self.start.errors])
+        return found + ([Problem(self.problem, "join-name")] if self.problem else [])
 
 
 class LeaveForm(GameChangeForm):

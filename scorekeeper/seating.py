@@ -24,9 +24,8 @@ def seating(game_id):
     if request.method == "GET":
         return _seating_page(game, JoinForm(data={"revision": str(game.revision)}))
     form = JoinForm(request.form)
-    if not form.validate():
-        return _seating_page(game, form), INVALID
-    if form.based_on() is None:
+    valid = form.validate()
+    if not _engine_seats(game, form) or not valid or form.based_on() is None:
         return _seating_page(game, form), INVALID
     try:
         join = table.seat_player(game, form.name.data, form.at.data, form.start_total(), form.based_on())
@@ -38,6 +37,36 @@ def seating(game_id):
     flash(_("%(name)s joins before hand %(number)d with %(points)d points.",
             name=form.name.data, number=join.before_hand, points=join.start), "success")
     return redirect(url_for("games.table", game_id=game_id))
+
+
+def _engine_seats(game, form):
+    """Ask the engine whether it can seat the joiner as far as the form could read them, whatever else
+    is wrong (R1, R16), and put its refusal beside its field. Whether it refused nothing.
+
+    What could not be read is stood in for by what the page offers by default (the last place, the
+    highest total), so that the engine judges the rest; a refusal of a stand-in is not shown.
+    """
+    board = game.scoreboard()
+    place, start = form.place_read(), form.start_read(board)
+    join = rules.Join(len(board.hands) + 1, len(game.names),
+                      len(board.seating) if place is None else place,
+                      rules.starting_total(board, rules.StartRule.HIGHEST) if start is None else start)
+    try:
+        game.scoreboard(changes=game.seat_change_values() + [join])
+    except rules.SeatingRefused as refusal:
+        if refusal.reason == "place":
+            field = form.at if place is not None else None
+        elif refusal.reason == "start":
+            typed = form.start_rule.data == rules.StartRule.TYPED.value
+            field = None if start is None else form.start if typed else form.start_rule
+        else:
+            form.problem = describe(refusal, game.names)
+            return False
+        if field is None:  # a refusal of a stand-in: what could not be read is marked already
+            return True
+        field.errors = [*field.errors, describe(refusal, game.names)]
+        return False
+    return True
 
 
 @bp.post("/games/<int:game_id>/seating/leave")
