@@ -69,26 +69,71 @@ def _engine_seats(game, form):
     return True
 
 
-@bp.post("/games/<int:game_id>/seating/leave")
+@bp.route("/games/<int:game_id>/seating/leave", methods=["GET", "POST"])
 def leave(game_id):
-    """A player leaves before the next hand, keeping their total (R1)."""
+    """A player leaves before the next hand, keeping their total (R1): the page asks, the post does it."""
     game = load_game(game_id, scorer=True)
-    form = LeaveForm(request.form)
-    join_form = JoinForm(data={"revision": str(game.revision)})
-    if not form.validate() or form.based_on() is None or form.player.data >= len(game.names):
-        join_form.problem = _("Choose who leaves.")
-        return _seating_page(game, join_form), INVALID
+    posted = request.method == "POST"
+    form = LeaveForm(request.form if posted else request.args)
+    player = form.player.data if form.player.validate(form) else None
+    if player is None or player >= len(game.names):
+        return _seating_refusal(game, _("Choose who leaves.")), INVALID
+    if not posted:
+        form.revision.data = str(game.revision)  # what the confirmation shows, and the post is based on
+    refusal = _leave_refused(game, player)
+    if refusal is not None:
+        if posted and form.based_on() not in (None, game.revision):
+            return _seating_conflict(game_id, JoinForm(), table.Conflict())  # another device saw to it
+        return _seating_refusal(game, describe(refusal, game.names)), INVALID
+    if not posted:
+        return _leave_page(game, form, player)
+    if not form.validate() or form.based_on() is None:
+        return _leave_page(game, form, player), INVALID
     try:
-        left = table.see_off(game, form.player.data, form.based_on())
+        left = table.see_off(game, player, form.based_on())
     except rules.RuleError as error:
-        join_form.problem = describe(error, game.names)
-        return _seating_page(game, join_form), INVALID
+        return _seating_refusal(game, describe(error, game.names)), INVALID
     except table.Conflict as error:
-        return _seating_conflict(game_id, join_form, error)
+        return _leave_conflict(game_id, form, player, error)
     flash(_("%(name)s leaves after hand %(number)d and keeps %(points)d points.",
             name=game.names[left.player], number=left.before_hand - 1,
             points=game.scoreboard().totals[left.player]), "success")
     return redirect(url_for("games.table", game_id=game_id))
+
+
+def _leave_refused(game, player):
+    """The engine's ``SeatingRefused`` of ``player`` leaving now, or None (R1)."""
+    try:
+        game.scoreboard(changes=game.seat_change_values() + [rules.Leave(len(game.hands) + 1, player)])
+    except rules.SeatingRefused as refusal:
+        return refusal
+    return None
+
+
+def _leave_page(game, form, player, conflict=None):
+    """Ask before a player leaves, saying what it changes: the seating from the next hand as the engine
+    deals it with them gone (R1, R4, R5)."""
+    board = game.scoreboard()
+    after = game.scoreboard(changes=game.seat_change_values() + [rules.Leave(len(game.hands) + 1, player)])
+    return render_template("games/leave.html", game=game, board=board, after=after, player=player, form=form,
+                           revision=form.revision.data or game.revision, conflict=conflict)
+
+
+def _leave_conflict(game_id, form, player, error):
+    """Another device wrote first (409): the confirmation as it is now, if the player can still leave,
+    else the seating as it is now."""
+    game = load_game(game_id)
+    if _leave_refused(game, player) is not None:
+        return _seating_conflict(game_id, JoinForm(), error)
+    form.revision.data = str(game.revision)
+    return _leave_page(game, form, player, describe(error)), CONFLICT
+
+
+def _seating_refusal(game, message):
+    """The seating page saying why nothing changed."""
+    form = JoinForm(data={"revision": str(game.revision)})
+    form.problem = message
+    return _seating_page(game, form)
 
 
 def _seating_page(game, form):
@@ -96,7 +141,7 @@ def _seating_page(game, form):
     starts = {} if board.over else {
         rule.value: rules.starting_total(board, rule) for rule in (rules.StartRule.HIGHEST, rules.StartRule.AVERAGE)}
     return render_template("games/seating.html", game=game, board=board, form=form, starts=starts,
-                           leave_form=LeaveForm(), revision=form.revision.data or game.revision)
+                           revision=form.revision.data or game.revision)
 
 
 def _seating_conflict(game_id, form, error):
