@@ -258,5 +258,8 @@ def hand_tricks(game_id, number):
     play = log.replay(len(seating), variant=board.variant)
     recorded = hand.record().taken
     matches = tuple(play.taken[seat] for seat in range(len(seating))) == recorded
+    summary = board.hands[number - 1]
+    # The deal is derived from the hands as recorded now (R4, R17); the log keeps who really led.
+    moved_deal = None if log.first_leader == seating.index(summary.leader) else summary
     return render_template("tricks/log.html", game=game, hand=hand, log=log, play=play, matches=matches,
-                           seated=game.names_of(seating))
+                           seated=game.names_of(seating), moved_deal=moved_deal)
