@@ -273,3 +273,23 @@ def every_trick_reserved(rng, players):
             tricks.append([lead, *rest])
         else:
             return kitty, tricks
+
+
+# --- What a refused page says -------------------------------------------------------------
+
+
+def error_summary(response):
+    """The problems the summary at the top of a refused page lists, as (field id, message), in order."""
+    page = response.get_data(as_text=True)
+    summary = re.search(r'<div class="error-summary".*?</ul>', page, flags=re.S)
+    if summary is None:
+        return []
+    items = re.findall(r'<li><a href="#([^"]+)">(.*?)</a></li>', summary.group(0), flags=re.S)
+    return [(target, html.unescape(re.sub(r"\s+", " ", message)).strip()) for target, message in items]
+
+
+def field_errors(response, field_id):
+    """The messages shown next to the field ``field_id`` (the elements with id ``<field_id>-error``)."""
+    page = response.get_data(as_text=True)
+    found = re.findall(rf'<(span|p) class="error" id="{re.escape(field_id)}-error">(.*?)</\1>', page, flags=re.S)
+    return [html.unescape(re.sub(r"\s+", " ", message)).strip() for _tag, message in found]
