@@ -204,6 +204,11 @@ def _conflict(_error, _names):
              "Here is the score now; check your change and save it again.")
 
 
+def _hand_under_way(error, _names):
+    return _("Hand %(number)d is being played trick by trick, by the table as it sits: take its tricks back, "
+             "or record it, before anyone joins or leaves (R1).", number=error.number)
+
+
 def _kitty_needed(_error, _names):
     return _("First say what the kitty held (R12).")
 
@@ -258,6 +263,7 @@ _WORDING = {
     rules.HandAfterGameOver: _hand_after_game_over,
     table.Conflict: _conflict,
     table.KittyNeeded: _kitty_needed,
+    table.HandUnderWay: _hand_under_way,
     table.UndoRefused: _undo_refused,
     table.SamePerson: _same_person,
     table.PeopleRefused: _people_refused,

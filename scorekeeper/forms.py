@@ -339,6 +339,7 @@ class HandForm(GameChangeForm):
     """Each player's takings, a reserved last trick's leftovers, the moon choice (R13-R15)."""
 
     number = HiddenField()
+    draft = HiddenField()  # the key this device keeps the typing under (hands.draft_key): names the hand
     takings = FieldList(FormField(TakingForm), min_entries=rules.MIN_PLAYERS, max_entries=rules.MAX_PLAYERS)
     last_trick_reserved = BooleanField()
     moon = ChoiceField(
@@ -350,6 +351,7 @@ class HandForm(GameChangeForm):
     from_tricks = False  # filled in from a hand played trick by trick
     hand_errors = ()  # the engine's refusal of the hand as a whole, worded
     conflict = None  # what to say when another device wrote first
+    renumbered = None  # what to say when that moved the hand being corrected to another number
 
     def problems(self, names):
         """Every reason the hand was not saved, each with the field to fix, in the page's order."""
@@ -370,6 +372,14 @@ class HandForm(GameChangeForm):
     def number_posted(self):
         """The number of the hand the form was shown for, or None if the post lost it."""
         return whole_number(self.number.data)
+
+    def hand_key_posted(self, prefix):
+        """The own key (``Hand.key``) of the hand the form was shown for, read from its draft key
+        (``prefix`` then "hand-" and the key), or None if the post lost it or it names no hand of this game."""
+        draft = self.draft.data or ""
+        if not draft.startswith(prefix + "hand-"):
+            return None
+        return whole_number(draft[len(prefix) + len("hand-"):])
 
     def seat_rows(self, players):
         """Exactly one row of takings a player, whatever was posted."""

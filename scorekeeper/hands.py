@@ -17,6 +17,7 @@ bp = Blueprint("hands", __name__)
 INVALID = 400  # status of a form shown again with its errors
 CONFLICT = 409  # status of a form shown again because another device wrote first
 HAND_ERRORS = (rules.RuleError,)  # what the engine refuses in a hand, worded next to the form
+DRAFT_SAVED = "draft-saved"  # a flash's category whose message is the key of a draft the device may drop
 
 
 @bp.route("/games/<int:game_id>/hands/new", methods=["GET", "POST"])
@@ -42,6 +43,7 @@ def record_hand(game_id):
         return _conflict(game_id, form, posted)
     if not form.validate():
         return _hand_page(game, form, number, board=board), INVALID
+    draft = draft_key(game)
     try:
         table.record_hand(game, form.taken(board.variant), form.moon.data, form.last_trick_reserved.data,
                           form.based_on())
@@ -51,6 +53,7 @@ def record_hand(game_id):
     except table.Conflict:
         return _conflict(game_id, form, number)
     flash(_("Hand %(number)d recorded.", number=number), "success")
+    flash(draft, DRAFT_SAVED)
     return redirect(url_for("games.table", game_id=game_id))
 
 
@@ -58,6 +61,8 @@ def record_hand(game_id):
 def correct_hand(game_id, number):
     """Correct a recorded hand; everything derived follows, and the trail keeps the old values (R17)."""
     game = load_game(game_id, scorer=True)
+    if request.method == "POST" and not 1 <= number <= len(game.hands):
+        return _moved_away(game, number)
     hand = _hand_or_404(game, number)
     board = game.scoreboard()
     if request.method == "GET":
@@ -70,6 +75,7 @@ def correct_hand(game_id, number):
         abort(400)
     if not form.validate():
         return _hand_page(game, form, number, hand, board), INVALID
+    draft = draft_key(game, hand)
     try:
         table.correct_hand(game, number, form.taken(board.variant), form.moon.data,
                            form.last_trick_reserved.data, form.based_on())
@@ -79,6 +85,7 @@ def correct_hand(game_id, number):
     except table.Conflict:
         return _conflict(game_id, form, number, correcting=True)
     flash(_("Hand %(number)d corrected.", number=number), "success")
+    flash(draft, DRAFT_SAVED)
     return redirect(url_for("games.table", game_id=game_id))
 
 
@@ -124,11 +131,37 @@ def _conflict(game_id, form, number, correcting=False):
     if board.over and not correcting:
         flash(form.conflict, "warning")
         return redirect(url_for("games.table", game_id=game.id))
-    hand = game.hands[number - 1] if correcting and number <= len(game.hands) else None
+    hand = _hand_typed_for(game, form, number) if correcting else None
     if correcting and hand is None:
         flash(form.conflict, "warning")
         return redirect(url_for("games.table", game_id=game.id))
+    if hand is not None and hand.number != number:
+        form.renumbered = _("The hand you were correcting is now hand %(number)d.", number=hand.number)
+        number = hand.number
+        form.number.data = str(number)
+    shown = board.hands[number - 1] if correcting else board.next_hand
+    form.seat_rows(len(shown.seating))  # a row a player of the hand as it is now
     return _hand_page(game, form, number, hand, board=board), CONFLICT
+
+
+def _moved_away(game, number):
+    """A correction posted for a hand number the game no longer has: a removal moved or took the hand
+    the form names by its own key (409, as any change made meanwhile), else there is no such hand (404)."""
+    form = HandForm(request.form)
+    if form.based_on() is None or form.hand_key_posted(draft_prefix(game)) is None:
+        abort(404)
+    return _conflict(game.id, form, number, correcting=True)
+
+
+def _hand_typed_for(game, form, number):
+    """The hand a refused correction was typed for, wherever a removal or an undo moved it; None if it is gone.
+
+    The form names it by its own key (in its draft key); a form without one is taken at its number.
+    """
+    key = form.hand_key_posted(draft_prefix(game))
+    if key is None:
+        return game.hands[number - 1] if number <= len(game.hands) else None
+    return next((hand for hand in game.hands if hand.key == key), None)
 
 
 def _removal_conflict(game_id, number, form, error):
@@ -155,6 +188,24 @@ def _put_error(form, error, names):
         field.errors = [*field.errors, message]
     else:
         form.hand_errors = [message]
+
+
+def draft_prefix(game):
+    """The start of the keys under which a device keeps what was typed for ``game``'s hands (static/hand.js).
+
+    The game's id and the moment it was made: a restored or new database
+    may give another game the same id. Never the scorer key, which is secret.
+    """
+    made = game.created_at.isoformat() if game.created_at else "unknown"
+    return f"scorekeeper draft {game.id} {made} "
+
+
+def draft_key(game, hand=None):
+    """The key of what a device typed for ``hand``, or for the next hand when None.
+
+    A hand's own key, not its number: numbers move when a hand is removed.
+    """
+    return draft_prefix(game) + ("next" if hand is None else f"hand-{hand.key}")
 
 
 def _hand_or_404(game, number):
@@ -213,4 +264,6 @@ def _hand_page(game, form, number, hand=None, board=None):
         "games/hand.html", game=game, form=form, number=number, hand=hand, summary=summary,
         seated=game.names_of(summary.seating), variant=now.variant,
         shooter=shooter, board=board, revision=form.revision.data or game.revision,
+        draft_key=draft_key(game, hand), draft_prefix=draft_prefix(game),
+        hand_keys=" ".join(f"hand-{shown.key}" for shown in game.hands),
     )

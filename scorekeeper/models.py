@@ -158,9 +158,12 @@ class Game(db.Model, Scored):
 
     @property
     def open_log_facts(self):
-        """The open hand's trick log as the trail compares it: (id, tricks entered, kitty text), or None."""
+        """The open hand's trick log as the trail compares it: (id, tricks entered, kitty text, the last
+        trick's cards), or None."""
         log = self.trick_log
-        return None if log is None else (log.id, len(log.tricks), log.kitty)
+        if log is None:
+            return None
+        return log.id, len(log.tricks), log.kitty, log.tricks[-1].cards if log.tricks else None
 
     def log_of(self, hand):
         """The trick log kept with ``hand``, if it was played trick by trick.
@@ -556,19 +559,23 @@ def read_shown_game(game_id):
         select(Change.__table__).where(Change.game_id == game_id).order_by(Change.id.desc())
     ).all())
     head = seated[0]._mapping
-    log = None if head["log_id"] is None else (head["log_id"], head["log_tricks"], head["log_kitty"])
+    log = (None if head["log_id"] is None
+           else (head["log_id"], head["log_tricks"], head["log_kitty"], head["log_last_trick"]))
     return ShownGame(**{column: head[column] for column in _SHOWN_GAME_COLUMNS},
                      names=tuple(row.player for row in seated), hands=hands, changes=changes,
                      seat_changes=_read_seat_changes_text(head["seat_changes"]), open_log_facts=log)
 
 
 def _open_log_columns():
-    """The open hand's trick log, as three columns of the game's own statement: its id, its tricks, its kitty."""
+    """The open hand's trick log, as columns of the game's own statement: its id, its tricks, its kitty and
+    its last trick's cards."""
     log_id = (select(TrickLog.id).where(TrickLog.game_id == Game.id, TrickLog.hand_id.is_(None))
               .limit(1).scalar_subquery())
     tricks = select(func.count(Trick.id)).where(Trick.log_id == log_id).scalar_subquery()
     kitty = select(TrickLog.kitty).where(TrickLog.id == log_id).scalar_subquery()
-    return log_id.label("log_id"), tricks.label("log_tricks"), kitty.label("log_kitty")
+    last = (select(Trick.cards).where(Trick.log_id == log_id).order_by(Trick.number.desc()).limit(1)
+            .scalar_subquery())
+    return log_id.label("log_id"), tricks.label("log_tricks"), kitty.label("log_kitty"), last.label("log_last_trick")
 
 
 _SEAT_CHANGE_COLUMNS = (SeatChange.id, SeatChange.kind, SeatChange.before_hand, SeatChange.player,

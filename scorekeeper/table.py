@@ -104,6 +104,17 @@ class PeopleRefused(Exception):
         self.game = game
 
 
+class HandUnderWay(rules.RuleError):
+    """A player joining or leaving (or such a change undone) while the open hand has tricks entered: the
+    tricks were played by the table as it sits (R1); ``number`` is the hand."""
+
+    rule = "R1"
+
+    def __init__(self, number):
+        super().__init__(f"hand {number} is being played trick by trick: nobody joins or leaves now")
+        self.number = number
+
+
 class KittyNeeded(Exception):
     """A trick was entered before the table said what the kitty held (R12)."""
 
@@ -519,10 +530,18 @@ def see_off(game, player, based_on):
 def _add_seat_change(game, change, name, based_on):
     """Check a ``Join`` or ``Leave`` through the engine (after the game is over it refuses any), then store it
     with its trail entry; a joiner becomes a player of the game under ``name``."""
+    _refuse_while_under_way(game)
     game.scoreboard(changes=game.seat_change_values() + [change])
     with _writing(game, based_on):
         facts = _seated(game, change, name)
         _trail_game(game, Action(facts["kind"]), hand_number=change.before_hand, after=facts)
+
+
+def _refuse_while_under_way(game):
+    """Raise ``HandUnderWay`` when the open hand has tricks entered (by the table as it sits now)."""
+    log = game.trick_log
+    if log is not None and log.tricks:
+        raise HandUnderWay(len(game.hands) + 1)
 
 
 def _seated(game, change, name, row_id=None, player_id=None):
@@ -805,7 +824,7 @@ class _Holding:
     seats: dict  # seat change id -> the hand it comes before
     roster: int
     rules: dict  # the house rules' facts
-    log: tuple | None  # the open hand's trick log: (id, tricks entered, kitty text or None)
+    log: tuple | None  # the open hand's trick log: (id, tricks entered, kitty text or None, last trick's cards)
 
 
 def _holding(game):
@@ -836,10 +855,10 @@ def trail(game):
         undone_by = lines.get(undone.get(change.id))
         legacy = subject is None or _legacy(change, subject, before, after)
         holds = not legacy and _HOLDS[subject](change, before, after, now)
-        touched = set() if legacy else _touched(change, subject, before, after)
+        touched, depends = (set(), set()) if legacy else _touched(change, subject, before, after)
         blocker = None
         if undone_by is None and not legacy and not holds:
-            blocker = max((standing[thing] for thing in touched if thing in standing),
+            blocker = max((standing[thing] for thing in depends if thing in standing),
                           key=lambda line: line.change.id, default=None)
         line = TrailLine(change, subject, origin, depth, before, after, holds,
                          _number_now(subject, change, before, after, game), undone_by, blocker, legacy)
@@ -873,7 +892,7 @@ def _number_now(subject, change, before, after, game):
 
 
 def _touched(change, subject, before, after):
-    """What an entry touched, to name the later entry that stands in the way of undoing it."""
+    """What an entry touched, and what its undo depends on: to name the later entry in the way."""
     if subject is Subject.HAND:
         touched = {("hand", change.hand_key)}
         if (before is None) != (after is None):  # a hand came or went: the numbers after it moved
@@ -881,12 +900,13 @@ def _touched(change, subject, before, after):
         log = (after or {}).get("log")
         if log is not None:
             touched.add(("log", log))  # the open hand's trick log went with the recorded hand
-        return touched
-    if subject is Subject.SEATS:
-        return {("seats",), ("hands",)}
+        return touched, touched
+    if subject is Subject.SEATS:  # made before the next hand, and not while its tricks are being entered
+        return {("seats",), ("hands",)}, {("seats",), ("hands",), ("tricks entered",)}
     if subject is Subject.RULES:
-        return {("rules",)}
-    return {("log", (after or before)["log"])}
+        return {("rules",)}, {("rules",)}
+    log = ("log", (after or before)["log"])
+    return {log, ("tricks entered",)}, {log}
 
 
 def _hand_holds(change, before, after, now):
@@ -900,6 +920,8 @@ def _hand_holds(change, before, after, now):
 
 
 def _seats_hold(change, before, after, now):
+    if now.log is not None and now.log[1]:  # the open hand's tricks were played by the table as it sits
+        return False
     if after is not None:  # a seat change made: still the newest, and its hand not played yet
         seat = after["id"]
         return (now.seats.get(seat) == after["before_hand"] and seat == max(now.seats)
@@ -914,8 +936,8 @@ def _rules_hold(change, before, after, now):
 
 
 def _tricks_hold(change, before, after, now):
-    if after is not None:
-        return now.log is not None and now.log[:2] == (after["log"], after["trick"])
+    if after is not None:  # still the last trick of that log, as it was entered
+        return now.log is not None and now.log[:2] + now.log[3:] == (after["log"], after["trick"], after["cards"])
     return now.log is not None and now.log[:2] == (before["log"], before["trick"] - 1)
 
 
@@ -996,6 +1018,7 @@ def _put_back(game, change, before, based_on):
 def _undo_seats(game, line, based_on):
     """A seat change made is taken back (a joiner gone again, a leaver back), one taken back is made again."""
     change = line.change
+    _refuse_while_under_way(game)
     if line.after is not None:
         row = next(row for row in game.seat_changes if row.id == line.after["id"])
         game.scoreboard(changes=[other.value() for other in game.seat_changes if other is not row])

@@ -1,0 +1,268 @@
+"""The trail with every kind of entry: hands, seat changes, house rules, tricks and the kitty (R1-R17).
+
+A Hypothesis state machine changes a game at random through the service and
+undoes entries at random; whenever an entry can be undone, undoing it and
+then undoing that undo returns the very same game. Plain examples show each
+kind once, and that seat changes wait while a hand's tricks are being entered.
+"""
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+from scorekeeper import rules, table
+
+from .tabletop import DECK, ELEVEN, PLAYER_NAMES, random_taken
+from .test_table import assert_round_trips, fresh, same_game
+
+REFUSALS = (rules.RuleError, table.UndoRefused, table.JacksFixed, table.KittyNeeded, table.NameTaken,
+            table.SamePerson)
+VARIANTS = [
+    rules.SEEDS,
+    rules.Variant(moon_points=52),
+    rules.Variant(moon_choice=rules.MoonRule.ADD),
+    rules.Variant(passing=(rules.Direction.LEFT, rules.Direction.RIGHT, rules.Direction.ACROSS), cards_passed=2),
+    rules.Variant(jack_of_diamonds=-10),
+]
+UNDONE_AT_ONCE = Counter()  # the origin of each entry undone and then found the same after undoing the undo
+
+
+@pytest.fixture
+def in_app(app):
+    with app.app_context():
+        yield app
+
+
+def deck_of(game_id, number):
+    """The double deck as it was dealt for hand ``number`` of a game: the same on every replay."""
+    deck = list(DECK)
+    random.Random(f"{game_id} {number}").shuffle(deck)
+    return deck
+
+
+class EveryKindOfEntry(RuleBasedStateMachine):
+    """Every change the service makes, and undos of any entry, undos of undos included."""
+
+    def __init__(self):
+        super().__init__()
+        self.game_id = None
+        self.steps = 0
+
+    @initialize(players=st.sampled_from([7, 9, 10]))
+    def start(self, players):
+        self.game_id = table.new_game("Every kind", 100_000, 0, ELEVEN[:players]).id
+
+    def game(self):
+        return fresh(self.game_id)
+
+    @rule(kind=st.sampled_from(["record", "record", "correct", "remove", "join", "leave", "house rules",
+                                "trick", "trick", "trick", "take back"]),
+          seed=st.integers(0, 2**32))
+    def change(self, kind, seed):
+        """Make a change of one kind; whatever the rules refuse changes nothing."""
+        self.steps += 1
+        game = self.game()
+        try:
+            change_game(game, kind, random.Random(seed))
+        except REFUSALS:
+            assert self.game().revision == game.revision
+
+    @rule(data=st.data())
+    def undo(self, data):
+        lines = table.trail(self.game())
+        if lines:
+            line = data.draw(st.sampled_from(lines))
+            game = self.game()
+            try:
+                table.undo(game, line.change.id, game.revision)
+            except REFUSALS:
+                assert not line.undoable or self.game().revision == game.revision
+
+    @rule(data=st.data())
+    def undo_then_undo_the_undo(self, data):
+        """Undoing an entry and then undoing that undo returns the very same game (R17)."""
+        undoable = {}  # by the kind of change, so that every kind gets its turn
+        for line in table.trail(self.game()):
+            if line.undoable:
+                undoable.setdefault(line.origin_action, []).append(line)
+        if undoable:
+            kind = data.draw(st.sampled_from(sorted(undoable)))
+            undo_and_undo_again(self.game(), data.draw(st.sampled_from(undoable[kind])))
+
+    @invariant()
+    def the_game_plays_on(self):
+        """Whatever was undone, the game is whole: it scores, its open hand replays, its trail reads."""
+        if self.game_id is None:
+            return
+        game = self.game()
+        table.open_play(game)
+        assert [hand.number for hand in game.hands] == list(range(1, len(game.hands) + 1))
+        table.trail(game)
+        if self.steps % 8 == 0:
+            assert_round_trips(game)
+
+    def teardown(self):
+        if self.game_id is not None:
+            assert_round_trips(self.game())
+
+
+def change_game(game, kind, rng):
+    """One change of ``kind`` to ``game`` through the service, chosen with ``rng``."""
+    board = game.scoreboard()
+    if kind == "record":
+        taken = random_taken(rng, len(board.next_hand.seating), hearts=26 - (rng.random() < 0.2) * rng.randrange(4))
+        moon = rules.Moon.ADD if rules.moon_shooter(dict(enumerate(taken))) is not None else None
+        table.record_hand(game, taken, moon, True, game.revision)
+    elif kind == "correct" and board.hands:
+        number = rng.randrange(len(board.hands)) + 1
+        table.correct_hand(game, number, random_taken(rng, len(board.hands[number - 1].seating)), None, False,
+                           game.revision)
+    elif kind == "remove" and board.hands:
+        table.remove_hand(game, rng.randrange(len(board.hands)) + 1, game.revision)
+    elif kind == "join":
+        name = rng.choice([name for name in PLAYER_NAMES if name not in game.names])
+        table.seat_player(game, name, rng.randrange(len(board.seating) + 1), rng.choice(list(rules.StartRule)[:3]),
+                          game.revision)
+    elif kind == "leave":
+        table.see_off(game, rng.choice(board.seating), game.revision)
+    elif kind == "house rules":
+        table.change_house_rules(game, rng.choice(VARIANTS), game.revision)
+    elif kind == "trick":
+        play_next(game)
+    elif kind == "take back":
+        table.take_back_trick(game, game.revision)
+
+
+def undo_and_undo_again(game, line):
+    """Undo ``line``'s entry, then that undo: the very same game comes back. False if the rules refused the
+    first undo (the game it would leave breaks them)."""
+    before = same_game(game)
+    try:
+        table.undo(game, line.change.id, game.revision)
+    except REFUSALS:
+        return False
+    game = fresh(game.id)
+    newest = table.trail(game)[0]
+    assert newest.change.undoes_id == line.change.id and newest.undoable
+    table.undo(game, newest.change.id, game.revision)
+    assert same_game(fresh(game.id)) == before
+    UNDONE_AT_ONCE[line.origin_action] += 1
+    return True
+
+
+def test_random_changes_and_undos_of_every_kind_keep_the_game_whole(in_app):
+    run_state_machine_as_test(type("Machine", (EveryKindOfEntry,), {}), settings=settings(
+        max_examples=15, stateful_step_count=30, deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]))
+
+    print("service: undone and undone again, the same game each time: "
+          + ", ".join(f"{action.value} {count}" for action, count in sorted(UNDONE_AT_ONCE.items())))
+    assert UNDONE_AT_ONCE
+
+
+def test_every_kind_of_entry_undone_and_its_undo_undone_is_the_same_game(in_app):
+    """After each step of a game with every kind of entry, every entry that can be undone is undone and
+    its undo undone, and the game is the very same each time (R17)."""
+    game = new_game(9)
+    steps = ["record", "trick", "trick", "record", "correct", "join", "record", "leave", "house rules", "record",
+             "remove", "trick", "trick", "take back", "trick"]
+    rng = random.Random(7)
+    tried = Counter()
+    for kind in steps:
+        change_game(fresh(game.id), kind, rng)
+        for line in table.trail(fresh(game.id)):
+            if line.undoable and undo_and_undo_again(fresh(game.id), line):
+                tried[line.origin_action] += 1
+    print(f"service: every kind undone and undone again after each step: {dict(tried)}")
+
+    assert set(tried) == set(table.Action) - {table.Action.UNDO}
+
+
+# --- Plain examples ---------------------------------------------------------------------
+
+
+def new_game(players=9):
+    return table.new_game("Plain", 1000, 0, ELEVEN[:players])
+
+
+def play_next(game):
+    """Enter the next trick of the open hand (from its dealt deck), or the kitty first if it is due."""
+    board, log, play = table.open_play(game)
+    deck = deck_of(game.id, board.next_hand.number)
+    if play is None or play.finished:
+        return game
+    if table.kitty_needed(log, play):
+        table.enter_kitty(game, deck[:play.deal.kitty], game.revision)
+    else:
+        cards = deck[play.deal.kitty:]
+        table.play_trick(game, cards[len(play.tricks) * play.players:][:play.players], True, game.revision)
+    return fresh(game.id)
+
+
+def test_a_trick_taken_back_can_be_entered_again_by_undoing_the_take_back(in_app):
+    game = play_next(play_next(new_game()))
+    tricks = [trick.cards for trick in game.trick_log.tricks]
+
+    table.take_back_trick(game, game.revision)
+    game = fresh(game.id)
+    taken_back = table.trail(game)[0]
+    table.undo(game, taken_back.change.id, game.revision)
+
+    game = fresh(game.id)
+    assert [trick.cards for trick in game.trick_log.tricks] == tricks
+    assert [line.action for line in table.trail(game)][:2] == [table.Action.UNDO, table.Action.UNDO]
+
+
+def test_nobody_joins_while_a_hand_is_being_played_trick_by_trick(in_app):
+    game = play_next(new_game())
+
+    with pytest.raises(table.HandUnderWay):
+        table.seat_player(game, "Zoë", 0, 0, game.revision)
+    with pytest.raises(table.HandUnderWay):
+        table.see_off(game, 0, game.revision)
+
+    assert fresh(game.id).seat_changes == []
+
+
+def test_a_seat_change_waits_for_the_tricks_to_be_taken_back_and_names_them(in_app):
+    game = new_game()
+    table.record_hand(game, random_taken(random.Random(1), 9), None, False, game.revision)
+    game = fresh(game.id)
+    table.seat_player(game, "Zoë", 0, 0, game.revision)
+    game = play_next(fresh(game.id))
+
+    join = next(line for line in table.trail(game) if line.action is table.Action.JOIN)
+
+    assert not join.undoable
+    assert join.blocked_by.action is table.Action.TRICK
+
+
+def test_a_removed_hand_put_back_and_removed_again_shows_its_figures_each_time(in_app, client):
+    game = new_game(7)
+    for seed in (1, 2, 3):
+        table.record_hand(game, random_taken(random.Random(seed), 7), None, False, game.revision)
+        game = fresh(game.id)
+    table.remove_hand(game, 2, game.revision)
+    game = fresh(game.id)
+    table.undo(game, table.trail(game)[0].change.id, game.revision)
+    game = fresh(game.id)
+    table.undo(game, table.trail(game)[0].change.id, game.revision)
+    game = fresh(game.id)
+
+    removed = [line for line in table.trail(game) if line.subject is table.Subject.HAND
+               and line.before is not None and line.after is None]
+
+    assert [line.depth for line in removed] == [2, 0]
+    assert all(line.before["taken"] == removed[0].before["taken"] for line in removed)
+    assert "tricks" not in removed[0].before and removed[0].before["seats"] == []
