@@ -342,6 +342,8 @@ class HandForm(GameChangeForm):
     draft = HiddenField()  # the key this device keeps the typing under (hands.draft_key): names the hand
     takings = FieldList(FormField(TakingForm), min_entries=rules.MIN_PLAYERS, max_entries=rules.MAX_PLAYERS)
     last_trick_reserved = BooleanField()
+    # "Yes, nobody collected anything": asked once the engine finds such a hand (R13, rules.NothingCollected).
+    nothing_collected = BooleanField()
     moon = ChoiceField(
         choices=[SelectChoice(moon.value) for moon in rules.Moon],
         validate_choice=True,
@@ -349,7 +351,8 @@ class HandForm(GameChangeForm):
     )
 
     from_tricks = False  # filled in from a hand played trick by trick
-    hand_errors = ()  # the engine's refusal of the hand as a whole, worded
+    hand_errors = ()  # the engine's refusals of the hand as a whole, worded
+    nothing_collected_question = None  # the engine's question when nobody collected anything, worded
     conflict = None  # what to say when another device wrote first
     renumbered = None  # what to say when that moved the hand being corrected to another number
 
@@ -361,7 +364,33 @@ class HandForm(GameChangeForm):
             found += [named_problem(names[seat], error, f"{entry.marias.id}-0") for error in entry.marias.errors]
             found += [named_problem(names[seat], error, f"{entry.jacks.id}-0") for error in entry.jacks.errors]
         found += [Problem(error, "tally") for error in self.hand_errors]
+        if self.nothing_collected_question:
+            found.append(Problem(self.nothing_collected_question, "nothing_collected"))
         return found + [Problem(error, "moon") for error in self.moon.errors]
+
+    def asks_nothing_collected(self):
+        """Whether the page shows the "nobody collected anything" tick box: asked now, or ticked already."""
+        return bool(self.nothing_collected_question or self.nothing_collected.data)
+
+    def as_read(self, variant=rules.SEEDS):
+        """The takings as far as they could be read, for the engine to list every problem at once:
+        each count refused by the form counts 0, and its kind ("hearts", "marias", "jacks") is named unread."""
+        jacks = bool(variant.jack_of_diamonds)
+        unread = set()
+
+        def read(field, kind):
+            if field.errors or not isinstance(field.data, int):
+                unread.add(kind)
+                return 0
+            return field.data
+
+        taken = tuple(rules.Taken(read(entry.hearts, "hearts"), read(entry.marias, "marias"),
+                                  read(entry.jacks, "jacks") if jacks else 0) for entry in self.takings)
+        return taken, frozenset(unread)
+
+    def moon_read(self):
+        """The moon choice, or None if none was made or it could not be read."""
+        return None if self.moon.errors else self.moon.data
 
     def taken(self, variant=rules.SEEDS):
         """The takings as the rules engine sees them, in seat order; J♦ only where ``variant`` scores them."""

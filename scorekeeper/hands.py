@@ -42,13 +42,14 @@ def record_hand(game_id):
         # A second tap on Save, or another device, recorded this hand already.
         return _conflict(game_id, form, posted)
     if not form.validate():
+        _put_problems(form, board.variant, seated)
         return _hand_page(game, form, number, board=board), INVALID
     draft = draft_key(game)
     try:
         table.record_hand(game, form.taken(board.variant), form.moon.data, form.last_trick_reserved.data,
-                          form.based_on())
+                          form.based_on(), nothing_collected=form.nothing_collected.data)
     except HAND_ERRORS as error:
-        _put_error(form, error, seated)
+        _put_problems(form, board.variant, seated, error)
         return _hand_page(game, form, number, board=board), INVALID
     except table.Conflict:
         return _conflict(game_id, form, number)
@@ -74,13 +75,15 @@ def correct_hand(game_id, number):
     if form.based_on() is None:
         abort(400)
     if not form.validate():
+        _put_problems(form, board.variant, seated)
         return _hand_page(game, form, number, hand, board), INVALID
     draft = draft_key(game, hand)
     try:
         table.correct_hand(game, number, form.taken(board.variant), form.moon.data,
-                           form.last_trick_reserved.data, form.based_on())
+                           form.last_trick_reserved.data, form.based_on(),
+                           nothing_collected=form.nothing_collected.data)
     except HAND_ERRORS as error:
-        _put_error(form, error, seated)
+        _put_problems(form, board.variant, seated, error)
         return _hand_page(game, form, number, hand, board), INVALID
     except table.Conflict:
         return _conflict(game_id, form, number, correcting=True)
@@ -176,6 +179,24 @@ def _removal_conflict(game_id, number, form, error):
                            problem=describe(error)), CONFLICT
 
 
+def _put_problems(form, variant, names, refused=None):
+    """Every reason the engine finds to refuse the hand as typed, all at once, each where it belongs.
+
+    Counts the form could not read are the engine's to pass over (only "too
+    many" is checked for their kind). ``refused`` is what the service raised:
+    shown itself if it is about something other than the hand's own figures
+    (the game would end before later hands). ``names`` are the hand's players
+    in its seating order.
+    """
+    taken, unread = form.as_read(variant)
+    problems = rules.hand_problems(taken, form.moon_read(), form.last_trick_reserved.data, variant, unread,
+                                   nothing_collected_confirmed=form.nothing_collected.data)
+    for problem in problems or ((refused,) if refused is not None else ()):
+        if isinstance(problem, rules.MoonChoiceNeeded) and form.moon.errors:
+            continue  # the moon choice is refused already, next to it
+        _put_error(form, problem, names)
+
+
 def _put_error(form, error, names):
     """Show an engine refusal next to the field it is about, or above Save for the hand as a whole.
 
@@ -186,8 +207,10 @@ def _put_error(form, error, names):
         entry = form.takings.entries[error.player]
         field = {"hearts": entry.hearts, "marias": entry.marias, "jacks": entry.jacks}[error.what]
         field.errors = [*field.errors, message]
+    elif isinstance(error, rules.NothingCollected):
+        form.nothing_collected_question = message
     else:
-        form.hand_errors = [message]
+        form.hand_errors = [*form.hand_errors, message]
 
 
 def draft_prefix(game):
