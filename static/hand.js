@@ -201,7 +201,7 @@
       if (jacks) { cells.push(draft.values["takings-" + seat + "-jacks"]); }
       cells.forEach(function (value, column) {
         var cell = document.createElement(column ? "td" : "th");
-        if (column) { cell.className = "num"; } else { cell.scope = "row"; }
+        if (column) { cell.className = plain(value) === "0" ? "num none" : "num"; } else { cell.scope = "row"; }
         cell.textContent = column ? plain(value) : String(value);
         row.appendChild(cell);
       });
