@@ -61,6 +61,7 @@ def test_every_house_rule_a_join_and_a_leave_and_the_export_reimports_to_the_sam
     expect(page.get_by_role("status")).to_contain_text("Zé joins before hand 2 with 23 points.")
     page.get_by_role("link", name="Players and house rules").click()
     page.get_by_role("button", name="Bo leaves").click()
+    page.get_by_role("button", name="Yes, Bo leaves").click()  # leaving asks first
     expect(page.locator(".scoreboard")).to_contain_text("left after hand 1")
     # Ana dealt hand 1 and stays: the deal passes to the next player clockwise in the new seating (R4).
     expect(page.locator("dl.facts div").first).to_contain_text("Zé")
