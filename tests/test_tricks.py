@@ -1,5 +1,6 @@
 """Web tests of settling tricks and of playing a hand trick by trick (R6-R13)."""
 
+import random
 import re
 
 import pytest
@@ -8,7 +9,17 @@ from scorekeeper import rules
 from scorekeeper.explain import explain
 from scorekeeper.models import Trick, TrickLog, db
 
-from .tabletop import ELEVEN, create_game, csrf_token, exported, hidden_fields, record_hand, text_of
+from .tabletop import (
+    DECK,
+    ELEVEN,
+    create_game,
+    csrf_token,
+    every_trick_reserved,
+    exported,
+    hidden_fields,
+    record_hand,
+    text_of,
+)
 
 NINE = ELEVEN[:9]
 KITTY = "2♥ 3♥ A♦ K♦ Q♦"
@@ -456,3 +467,21 @@ def test_each_trick_of_a_hand_says_only_what_happened_and_who_leads_after_a_rese
     for text in tricks.values():
         assert "If this was the last trick" not in text  # the hand's page knows
     assert "next player to win a trick takes them" not in tricks[11]
+
+
+def test_a_hand_of_only_reserved_tricks_after_a_kitty_turned_over_and_taken_back_plays_to_its_end(app, client):
+    """Win trick 1, say the kitty, take trick 1 back, then play only reserved tricks: the play page used to
+    fail after the last one (R11-R13); now the hand ends with everything uncollected."""
+    kitty, tricks = every_trick_reserved(random.Random(3), len(NINE))
+    won = [card for card in DECK[:52] if card not in kitty][:len(NINE)]  # nine different cards: one wins
+    game_id = create_game(client, NINE)
+    play_trick(client, game_id, " ".join(map(str, won)), 1, confirm=True)
+    assert enter_kitty(client, game_id, " ".join(map(str, kitty))).status_code == 302
+    client.post(f"/games/{game_id}/play/undo", data=hidden_fields(client, f"/games/{game_id}/play"))
+
+    for number, trick in enumerate(tricks, start=1):
+        assert play_trick(client, game_id, " ".join(map(str, trick)), number, confirm=True).status_code == 302
+
+    assert client.get(f"/games/{game_id}/play").status_code == 200
+    form = text_of(client.get(f"/games/{game_id}/hands/new"))
+    assert "Filled in from the tricks played" in form
