@@ -1,0 +1,131 @@
+"""Cancellation Hearts, as docs/rules.md keeps it (R1-R17): the rules engine.
+
+Standard library only. Views, forms, the service and commands call into it;
+it never calls out. Values are immutable, errors are types with fields
+(every refusal a ``RuleError``), and every ``repr`` is valid Python so that a
+failing example can be pasted back into a test. One module a kind of value:
+
+- ``numbers``: the numbers the rules give (players, copies, hearts, target);
+- ``errors``: every kind of refusal;
+- ``cards``: cards and their copies (R2);
+- ``variant``: house rules as one value (R5, R14, R15);
+- ``hand``: a hand's takings, checked and scored (R13-R15);
+- ``trick``: one trick resolved (R9);
+- ``play``: a hand played trick by trick (R6-R13);
+- ``game``: the deal, the seating, dealers, passing, totals, the verdict (R1-R5, R16, R17);
+- ``figures``: a player's figures across games.
+
+Callers use this package's names (``rules.score_game``); rule numbers in
+comments and messages refer to docs/rules.md.
+"""
+
+from .cards import (  # noqa: F401
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    SPADES,
+    BLACK_MARIA,
+    ENGLISH_LETTERS,
+    JACK_OF_DIAMONDS,
+    SUITS,
+    Card,
+    CardLetters,
+    check_copies,
+    parse_cards,
+)
+from .errors import (  # noqa: F401
+    BadTarget,
+    CardsUnaccounted,
+    HandAfterGameOver,
+    HandFinished,
+    HouseRuleRefused,
+    IllegalLead,
+    JacksNotPlayed,
+    KittySize,
+    MoonChoiceNeeded,
+    MoonNotAllowed,
+    MoreThanTheHandHolds,
+    NoMoonShot,
+    NotACard,
+    NothingCollected,
+    RuleError,
+    SeatingRefused,
+    TableSize,
+    ThirdCopy,
+    TrickSize,
+)
+from .figures import (  # noqa: F401
+    Figures,
+    game_figures,
+)
+from .game import (  # noqa: F401
+    Deal,
+    HandSummary,
+    Join,
+    Leave,
+    NextHand,
+    Scoreboard,
+    SeatChange,
+    StartRule,
+    check_players,
+    check_seat,
+    check_target,
+    deal,
+    dealer_of,
+    first_leader,
+    left_of,
+    next_dealer,
+    pass_direction,
+    pass_to,
+    right_of,
+    score_game,
+    seatings,
+    starting_players,
+    starting_total,
+    winners,
+)
+from .hand import (  # noqa: F401
+    NOTHING,
+    HandRecord,
+    Taken,
+    check_hand,
+    check_takings,
+    hand_problems,
+    moon_shooter,
+    score_hand,
+)
+from .numbers import (  # noqa: F401
+    COPIES,
+    DECK_SIZE,
+    DEFAULT_TARGET,
+    HEARTS_IN_HAND,
+    JACKS_IN_HAND,
+    MARIAS_IN_HAND,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    SUGGESTED_MINIMUM_TARGET,
+)
+from .play import (  # noqa: F401
+    HandPlay,
+    PlayedTrick,
+    trick_problems,
+)
+from .trick import (  # noqa: F401
+    Explanation,
+    Outcome,
+    TrickResult,
+    resolve_trick,
+)
+from .variant import (  # noqa: F401
+    CARDS_PASSED_CHOICES,
+    HOUSE_RULES,
+    JACK_OF_DIAMONDS_CHOICES,
+    LONGEST_PASSING_CYCLE,
+    MOON_POINTS_CHOICES,
+    SEEDS,
+    Direction,
+    Moon,
+    MoonRule,
+    Variant,
+    check_hand_number,
+)

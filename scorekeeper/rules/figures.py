@@ -1,0 +1,72 @@
+"""A player's figures across games: the club's memory (R14-R16)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, fields
+from decimal import ROUND_HALF_UP, Decimal
+
+from .game import Scoreboard
+from .variant import Moon
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What a player did in one game, or a person in many (added up), derived from the recorded hands (R17).
+
+    ``games`` played, of them ``finished`` (the game ended, R16) and ``wins``
+    (a finished game won; a shared win is a win). ``hands`` played and the
+    ``points`` they scored (moons included, a joiner's starting total not),
+    ``zero_hands`` scored 0, the moons shot by choice (R15), and the
+    ``hearts`` and ``marias`` taken (R14).
+    """
+
+    games: int = 0
+    finished: int = 0
+    wins: int = 0
+    hands: int = 0
+    points: int = 0
+    zero_hands: int = 0
+    moons_subtracted: int = 0
+    moons_added: int = 0
+    hearts: int = 0
+    marias: int = 0
+
+    def __add__(self, other: Figures) -> Figures:
+        return Figures(*(mine + theirs for mine, theirs in zip(self.counts(), other.counts())))
+
+    def counts(self) -> tuple[int, ...]:
+        """The fields as a plain tuple, in their order (``dataclasses.astuple`` copies deeply, slowly)."""
+        return tuple(getattr(self, name) for name in _FIGURE_FIELDS)
+
+    @property
+    def moons(self) -> int:
+        return self.moons_subtracted + self.moons_added
+
+    @property
+    def points_per_hand(self) -> Decimal | None:
+        """Points a hand to one decimal, halves rounded away from zero; None before any hand."""
+        if not self.hands:
+            return None
+        return (Decimal(self.points) / Decimal(self.hands)).quantize(Decimal("0.1"), ROUND_HALF_UP)
+
+
+_FIGURE_FIELDS = tuple(each.name for each in fields(Figures))
+
+
+def game_figures(board: Scoreboard) -> tuple[Figures, ...]:
+    """Each player's ``Figures`` in one game, by roster number."""
+    tallies = [Counter() for _player in range(board.players)]
+    for summary in board.hands:
+        for place, player in enumerate(summary.seating):
+            points, taken, tally = summary.points[player], summary.taken[place], tallies[player]
+            tally["hands"] += 1
+            tally["points"] += points
+            tally["zero_hands"] += points == 0
+            tally["hearts"] += taken.hearts
+            tally["marias"] += taken.marias
+            if summary.shooter == player:
+                tally["moons_subtracted" if summary.moon is Moon.SUBTRACT else "moons_added"] += 1
+    finished = int(board.over)
+    return tuple(Figures(games=1, finished=finished, wins=int(player in board.winners), **tally)
+                 for player, tally in enumerate(tallies))

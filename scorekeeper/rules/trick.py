@@ -1,0 +1,95 @@
+"""Resolving one trick: cancellation, the winner or a reserved trick, and why (R9)."""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import Card, check_copies, parse_cards
+from .errors import TrickSize
+from .hand import Taken
+from .numbers import COPIES, MAX_PLAYERS
+
+
+class Outcome(str, enum.Enum):
+    """The kinds of trick result an explanation can describe (R9)."""
+
+    HIGHEST = "highest"  # no cancellation touched the winner
+    HIGHEST_LEFT = "highest_left"  # cards cancelled, an uncancelled card wins
+    RESERVED = "reserved"  # no uncancelled card of the suit led
+
+    def __repr__(self) -> str:
+        return f"Outcome.{self.name}"
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why a trick went as it did, as data the app words in the reader's language.
+
+    ``outcome`` picks the sentence; ``cancelled`` are the cancellations
+    that decided it (one entry per pair, in play order of their first copy):
+    pairs of the suit led that outranked the winner, or, when nobody won,
+    those of the suit led. A pair that changed nothing is not a reason;
+    ``winner`` is the winning card, if any; ``led`` is the suit led;
+    ``rules`` the rule numbers it rests on.
+    """
+
+    outcome: Outcome
+    led: str
+    rules: tuple[str, ...]
+    cancelled: tuple[Card, ...] = ()
+    winner: Card | None = None
+
+
+@dataclass(frozen=True)
+class TrickResult:
+    """Who won one trick, which cards cancelled, and why (R9).
+
+    Positions are 0-based in play order; position 0 led the trick.
+    """
+
+    cards: tuple[Card, ...]
+    winner: int | None
+    cancelled: frozenset[int]
+    reason: Explanation
+
+    @property
+    def reserved(self) -> bool:
+        """Nobody won: the cards wait for the next winner (R9, R11)."""
+        return self.winner is None
+
+    @property
+    def winning_card(self) -> Card | None:
+        return None if self.winner is None else self.cards[self.winner]
+
+    @property
+    def taken(self) -> Taken:
+        """The hearts and Black Marias in this trick; cancelled cards keep theirs (R9)."""
+        return Taken.of_cards(self.cards)
+
+
+def resolve_trick(cards: Sequence[str | Card]) -> TrickResult:
+    """Resolve one trick, the cards in play order, the first one led (R9).
+
+    Any trick of 1 to 11 cards resolves, so that the seeds' four-card
+    examples can be settled too; ``HandPlay`` asks for one card a player.
+    """
+    if not 1 <= len(cards) <= MAX_PLAYERS:
+        raise TrickSize(len(cards), 1, MAX_PLAYERS)
+    played = parse_cards(cards)
+    check_copies(played)
+    counts = Counter(played)
+    led = played[0].suit
+    cancelled = frozenset(i for i, card in enumerate(played) if counts[card] == COPIES)
+    led_pairs = tuple(dict.fromkeys(played[i] for i in sorted(cancelled) if played[i].suit == led))
+    contenders = [i for i, card in enumerate(played) if card.suit == led and i not in cancelled]
+    if not contenders:
+        reason = Explanation(Outcome.RESERVED, led, ("R9",), led_pairs)
+        return TrickResult(played, None, cancelled, reason)
+    winner = max(contenders, key=lambda i: played[i].rank)
+    deciding = tuple(card for card in led_pairs if card.rank > played[winner].rank)
+    outcome = Outcome.HIGHEST_LEFT if deciding else Outcome.HIGHEST
+    reason = Explanation(outcome, led, ("R9",), deciding, played[winner])
+    return TrickResult(played, winner, cancelled, reason)
