@@ -41,7 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench import REPOSITORY  # noqa: E402
 from bench.games import never_ending_game  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
-from scorekeeper.models import Hand, db  # noqa: E402
+from scorekeeper.db.models import Hand, db  # noqa: E402
 from tests.tabletop import ELEVEN, form_fields, hand_form, random_taken, store_games  # noqa: E402
 
 HAND_EVERY = 20.0  # seconds between a table's hands, as the club night has it

@@ -12,8 +12,8 @@ from datetime import datetime
 
 from sqlalchemy import create_engine, func, insert, select
 
-from scorekeeper.exchange import MOST_UPLOADED_HANDS
-from scorekeeper.models import Game, Hand, Person, PersonName, Player, Taking, name_key, new_scorer_key
+from scorekeeper.db.models import Game, Hand, Person, PersonName, Player, Taking, name_key, new_scorer_key
+from scorekeeper.documents.game import MOST_UPLOADED_HANDS
 from tests.tabletop import (
     ELEVEN,
     SIX,

@@ -12,8 +12,8 @@ from sqlalchemy import event
 
 from bench.games import Importer, add_many_games
 from bench.server import GZIP, TRIVIAL, Client, Reply, checked_status
-from scorekeeper.exchange import MOST_UPLOADED_HANDS
-from scorekeeper.models import db
+from scorekeeper.db.models import db
+from scorekeeper.documents.game import MOST_UPLOADED_HANDS
 
 SETTLE = "/settle.json?cards=10S,9H,9H,10S,QS,KD,2C,AH,AH,3S,JD"
 LIVE_CLIENTS = 11

@@ -10,7 +10,7 @@ from bench.games import LONG_HANDS, SHORT_HANDS
 from bench.measure import FEW_GAMES, LIVE_CLIENTS, MANY_GAMES, PAGES, POLL_EVERY, Spread
 from bench.season import SEASON_GAMES
 from bench.server import THREADS, TRIVIAL
-from scorekeeper.exchange import MOST_UPLOADED_HANDS
+from scorekeeper.documents.game import MOST_UPLOADED_HANDS
 
 KB = 1024
 BUDGETS = {  # issue 11, then those of issue 7 it left standing

@@ -49,7 +49,7 @@ from bench.report import build_report, notes  # noqa: E402
 from bench.season import SeasonScale, season_scale  # noqa: E402
 from bench.server import Client, Reply, app_config, running_server, scorer_cookie  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
-from scorekeeper.models import db  # noqa: E402
+from scorekeeper.db.models import db  # noqa: E402
 
 
 def machine():

@@ -15,8 +15,8 @@ from sqlalchemy import event, update
 from bench.measure import Timed, Timings, time_rounds
 from bench.server import GZIP, TRIVIAL, Client, app_config, running_server
 from scorekeeper import create_app
-from scorekeeper.backup import FORMAT, VERSION, restore_document
-from scorekeeper.models import Game, db
+from scorekeeper.db.models import Game, db
+from scorekeeper.documents.backup import FORMAT, VERSION, restore_document
 from tests.tabletop import random_game_document
 
 SEASON_GAMES = 1_000

@@ -30,7 +30,7 @@ def app_config(database_uri):
 
 def serve(database_uri):
     """The server subprocess: the app plus the benchmark's trivial route, served by waitress."""
-    from scorekeeper.serving import create_server
+    from scorekeeper.web.serving import create_server
 
     app = create_app(app_config(database_uri))
     app.add_url_rule(TRIVIAL, "bench_trivial", lambda: "ok")

@@ -10,7 +10,7 @@ from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
-from .models import LARGEST_ID
+from .db.models import LARGEST_ID
 
 SECRET_KEY_FILE = "secret_key"
 
@@ -48,26 +48,11 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)
 
-    from . import (
-        assets,
-        backup,
-        exchange,
-        explain,
-        games,
-        hands,
-        i18n,
-        live,
-        migrate,
-        models,
-        pages,
-        people,
-        rules,
-        seating,
-        serving,
-        sheet,
-        trail,
-        tricks,
-    )
+    from . import rules
+    from .db import migrate, models
+    from .documents import backup
+    from .documents import game as exchange
+    from .web import assets, explain, games, hands, i18n, live, pages, people, seating, serving, sheet, trail, tricks
 
     # Ids in paths stop where the database's integers stop: past that, a 404.
     app.url_map.converters["int"] = DatabaseIdConverter

@@ -15,7 +15,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from scorekeeper import create_app
-from scorekeeper.models import db
+from scorekeeper.db.models import db
 
 SERVER_DATABASE = os.environ.get("SCOREKEEPER_TEST_DATABASE")
 

@@ -145,7 +145,7 @@ def random_game_document(rng, name, fewest_hands=0, most_hands=5):
 
 def store_games(app, documents):
     """Store game documents in ``app``'s database as one restored backup; return each game's (id, scorer key)."""
-    from scorekeeper.backup import FORMAT, VERSION, restore_document
+    from scorekeeper.documents.backup import FORMAT, VERSION, restore_document
 
     with app.app_context():
         games = restore_document({"format": FORMAT, "version": VERSION, "games": documents})
@@ -208,7 +208,7 @@ def create_game(client, names=SIX, first_dealer=0, target=150, name="Friday", ho
 def post_hand(client, game_id, taken, number=None, moon=None, reserved=False):
     """Submit the record-a-hand form (or a correction when ``number`` is recorded)."""
     if number is None:
-        from scorekeeper.models import Game, db
+        from scorekeeper.db.models import Game, db
 
         with client.application.app_context():
             number = len(db.session.get(Game, game_id).hands) + 1

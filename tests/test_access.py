@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from scorekeeper import create_app, table
-from scorekeeper.access import KEPT_GAMES, SESSION_KEYS, scorer_pass
-from scorekeeper.models import db
-from scorekeeper.pages import lost_pass
+from scorekeeper import create_app, service
+from scorekeeper.db.models import db
+from scorekeeper.web.access import KEPT_GAMES, SESSION_KEYS, scorer_pass
+from scorekeeper.web.pages import lost_pass
 
 from .tabletop import SIX, text_of
 
@@ -18,7 +18,7 @@ BROWSER_COOKIE_LIMIT = 4000  # bytes: browsers keep a cookie of 4 KB at most, it
 def new_games(app, count):
     """``count`` games created through the service, oldest first: their ids and scorer keys."""
     with app.app_context():
-        games = [table.new_game(f"Game {number}", 150, 0, SIX) for number in range(count)]
+        games = [service.new_game(f"Game {number}", 150, 0, SIX) for number in range(count)]
         return [(game.id, game.scorer_key) for game in games]
 
 

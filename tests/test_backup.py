@@ -7,10 +7,11 @@ import random
 import pytest
 from sqlalchemy import create_engine, event, text
 
-from scorekeeper import backup, create_app
-from scorekeeper.backup import DocumentError, backup_document, restore_document, restore_text
-from scorekeeper.exchange import export_game
-from scorekeeper.models import Game, Hand, Person, Player, Taking, Trick, TrickLog, db
+from scorekeeper import create_app
+from scorekeeper.db.models import Game, Hand, Person, Player, Taking, Trick, TrickLog, db
+from scorekeeper.documents import backup
+from scorekeeper.documents.backup import DocumentError, backup_document, restore_document, restore_text
+from scorekeeper.documents.game import export_game
 
 from .tabletop import SIX, create_game, hidden_fields, random_game_document, store_games
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from sqlalchemy import event
 
-from scorekeeper.models import db
+from scorekeeper.db.models import db
 
 from .tabletop import ELEVEN, HandMix, create_game, game_document, random_hand, record_hand, store_games
 

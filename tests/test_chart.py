@@ -4,7 +4,15 @@ import random
 
 import pytest
 
-from scorekeeper.chart import LABEL_GAP, LABEL_LOWEST, MOST_HANDS_DRAWN, MOST_TELLING_HANDS, TOP, _spread, drawn_hands
+from scorekeeper.web.chart import (
+    LABEL_GAP,
+    LABEL_LOWEST,
+    MOST_HANDS_DRAWN,
+    MOST_TELLING_HANDS,
+    TOP,
+    _spread,
+    drawn_hands,
+)
 
 
 def walk(hands, players=11, seed=1):

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from scorekeeper.exchange import FORMAT
-from scorekeeper.models import Game, Hand, Player, db
+from scorekeeper.db.models import Game, Hand, Player, db
+from scorekeeper.documents.game import FORMAT
 
 from .tabletop import SIX, create_game, csrf_token, exported, game_form, record_hand, text_of
 

@@ -6,8 +6,8 @@ from datetime import datetime
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.forms import has_control_characters
-from scorekeeper.models import Change, Game, Hand, Player, db
+from scorekeeper.db.models import Change, Game, Hand, Player, db
+from scorekeeper.web.forms import has_control_characters
 
 from .tabletop import (
     ELEVEN,

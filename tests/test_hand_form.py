@@ -4,7 +4,7 @@ and the drafts a device keeps of each hand (static/hand.js), told apart by the h
 import html
 import re
 
-from scorekeeper.models import Game, Hand, db
+from scorekeeper.db.models import Game, Hand, db
 
 from .tabletop import create_game, exported, hand_form, hidden_fields, post_hand, record_hand, text_of
 

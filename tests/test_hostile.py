@@ -25,7 +25,7 @@ from sqlalchemy.engine import make_url
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper import create_app
-from scorekeeper.models import db
+from scorekeeper.db.models import db
 
 from .tabletop import SIX, create_game, csrf_token, hand_form, hidden_fields, record_hand
 from .test_tricks import KITTY, NINE, TRICKS, play_trick, play_whole_hand

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from scorekeeper.models import Game, db
+from scorekeeper.db.models import Game, db
 
 from .tabletop import SIX, create_game, csrf_token, exported, hidden_fields, post_hand, record_hand, text_of
 

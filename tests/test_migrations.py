@@ -14,8 +14,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from scorekeeper import create_app, rules
-from scorekeeper.migrate import alembic_config
-from scorekeeper.models import db
+from scorekeeper.db.migrate import alembic_config
+from scorekeeper.db.models import db
 
 from .tabletop import ELEVEN, random_hand
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeper.models import Game, TrickLog, db
+from scorekeeper.db.models import Game, TrickLog, db
 
 from .tabletop import ELEVEN, SIX, create_game, csrf_token, error_summary, field_errors, game_form, record_hand
 from .test_house_rules_and_seats import SPREAD, join

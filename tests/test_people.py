@@ -9,7 +9,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from sqlalchemy import select, update
 
-from scorekeeper.models import Game, Person, PersonChange, PersonName, Player, db
+from scorekeeper.db.models import Game, Person, PersonChange, PersonName, Player, db
 
 from .tabletop import (
     ELEVEN,
@@ -474,7 +474,7 @@ def test_those_without_a_figure_sort_last_either_way_and_best_and_worst_count_fi
 
 
 def test_two_tables_starting_games_with_one_new_name_at_once_both_start_and_share_one_person(app):
-    from scorekeeper import table
+    from scorekeeper import service
 
     rounds = 6
     outcomes = []
@@ -487,7 +487,7 @@ def test_two_tables_starting_games_with_one_new_name_at_once_both_start_and_shar
             with app.app_context():
                 barrier.wait()
                 try:
-                    table.new_game("Race", 150, 0, names)
+                    service.new_game("Race", 150, 0, names)
                     outcome.append("started")
                 except Exception as error:  # noqa: BLE001 - the outcome is what the test checks
                     outcome.append(type(error).__name__)

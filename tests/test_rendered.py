@@ -10,10 +10,11 @@ import time
 
 import pytest
 
-from scorekeeper import create_app, live
-from scorekeeper.games import table_page
-from scorekeeper.models import Game, db, read_shown_game
-from scorekeeper.rendered import FRESH_FOR
+from scorekeeper import create_app
+from scorekeeper.db.models import Game, db, read_shown_game
+from scorekeeper.web import live
+from scorekeeper.web.games import table_page
+from scorekeeper.web.rendered import FRESH_FOR
 
 from .tabletop import (
     SIX,

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.models import Change, Game, Hand, db
+from scorekeeper.db.models import Change, Game, Hand, db
 
 from .tabletop import create_game, exported, hand_form, hidden_fields, post_hand, record_hand, text_of
 

@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from scorekeeper.serving import create_server
+from scorekeeper.web.serving import create_server
 
 from .tabletop import create_game
 

@@ -7,9 +7,9 @@ from html.parser import HTMLParser
 
 import pytest
 
-from scorekeeper.i18n import _
-from scorekeeper.models import Game, db
-from scorekeeper.sheet import csv_text, inert
+from scorekeeper.db.models import Game, db
+from scorekeeper.web.i18n import _
+from scorekeeper.web.sheet import csv_text, inert
 
 from .tabletop import SIX, create_game, record_hand, text_of
 from .test_house_rules_and_seats import SPREAD, join, leave

@@ -13,10 +13,11 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
-from scorekeeper import explain, rules, table
-from scorekeeper.access import load_game
-from scorekeeper.exchange import export_game, read_game
-from scorekeeper.models import Change, Game, db
+from scorekeeper import rules, service
+from scorekeeper.db.models import Change, Game, db
+from scorekeeper.documents.game import export_game, read_game
+from scorekeeper.web import explain
+from scorekeeper.web.access import load_game
 
 from .tabletop import SIX, create_game, exported, hidden_fields, random_taken, text_of
 from .tabletop import record_hand as record_web
@@ -36,7 +37,7 @@ def context(app):
 
 
 def new_game(target=150):
-    return table.new_game("Friday", target, 0, SIX)
+    return service.new_game("Friday", target, 0, SIX)
 
 
 def fresh(game_id):
@@ -46,23 +47,23 @@ def fresh(game_id):
 
 
 def record(game, taken=SPREAD, moon=None, reserved=False):
-    table.record_hand(game, taken, moon, reserved, game.revision)
+    service.record_hand(game, taken, moon, reserved, game.revision)
     return fresh(game.id)
 
 
 def undo(game, change):
-    table.undo(game, change.id, game.revision)
+    service.undo(game, change.id, game.revision)
     return fresh(game.id)
 
 
 def trail_of(game):
     """The trail, oldest first, as (action, hand number, undoable)."""
-    return [(line.change.action, line.change.hand_number, line.undoable) for line in reversed(table.trail(game))]
+    return [(line.change.action, line.change.hand_number, line.undoable) for line in reversed(service.trail(game))]
 
 
 def entry(game, action, number):
     """The newest trail entry of ``action`` on hand ``number``."""
-    return next(line.change for line in table.trail(game)
+    return next(line.change for line in service.trail(game)
                 if line.change.action == action and line.change.hand_number == number)
 
 
@@ -79,7 +80,7 @@ def test_a_new_game_starts_at_revision_one_with_its_players_in_order(context):
 @pytest.mark.parametrize("names, error", [(SIX[:5], rules.TableSize), (SIX * 2, rules.TableSize)])
 def test_a_table_of_the_wrong_size_is_refused_by_the_engine(context, names, error):
     with pytest.raises(error):
-        table.new_game("", 150, 0, names)
+        service.new_game("", 150, 0, names)
 
     assert db.session.execute(db.select(Game)).first() is None
 
@@ -102,7 +103,7 @@ def test_a_hand_the_rules_refuse_changes_nothing(context, taken, moon, reserved,
     game = new_game()
 
     with pytest.raises(error):
-        table.record_hand(game, taken, moon, reserved, game.revision)
+        service.record_hand(game, taken, moon, reserved, game.revision)
 
     game = fresh(game.id)
     assert (len(game.hands), game.revision, game.changes) == (0, 1, [])
@@ -112,7 +113,7 @@ def test_a_player_given_too_many_hearts_is_named_by_seat(context):
     game = new_game()
 
     with pytest.raises(rules.MoreThanTheHandHolds) as refused:
-        table.record_hand(game, [rules.Taken(0, 0), rules.Taken(30, 0)] + [rules.Taken(0, 0)] * 4, None, False, 1)
+        service.record_hand(game, [rules.Taken(0, 0), rules.Taken(30, 0)] + [rules.Taken(0, 0)] * 4, None, False, 1)
 
     assert (refused.value.player, refused.value.what, refused.value.count, refused.value.most) == (1, "hearts", 30, 26)
 
@@ -126,8 +127,8 @@ def test_a_short_hand_is_recorded_once_the_table_says_the_last_trick_was_reserve
 def test_a_stale_revision_is_a_conflict_and_changes_nothing(context):
     game = record(new_game())
 
-    with pytest.raises(table.Conflict):
-        table.record_hand(game, SPREAD, None, False, game.revision - 1)
+    with pytest.raises(service.Conflict):
+        service.record_hand(game, SPREAD, None, False, game.revision - 1)
 
     assert len(fresh(game.id).hands) == 1
 
@@ -136,13 +137,13 @@ def test_no_hand_follows_the_one_that_ended_the_game(context):
     game = record(new_game(target=10))
 
     with pytest.raises(rules.HandAfterGameOver):
-        table.record_hand(game, SPREAD, None, False, game.revision)
+        service.record_hand(game, SPREAD, None, False, game.revision)
 
 
 def test_a_correction_keeps_the_old_facts_in_the_trail(context):
     game = record(new_game())
 
-    table.correct_hand(game, 1, OTHER, None, False, game.revision)
+    service.correct_hand(game, 1, OTHER, None, False, game.revision)
 
     game = fresh(game.id)
     assert game.hands[0].record().taken == tuple(OTHER)
@@ -153,7 +154,7 @@ def test_removing_a_hand_renumbers_the_later_ones_and_keeps_their_keys(context):
     game = record(record(record(new_game()), OTHER))
     keys = [hand.key for hand in game.hands]
 
-    table.remove_hand(game, 1, game.revision)
+    service.remove_hand(game, 1, game.revision)
 
     game = fresh(game.id)
     assert [hand.number for hand in game.hands] == [1, 2]
@@ -166,27 +167,27 @@ def test_removing_a_hand_renumbers_the_later_ones_and_keeps_their_keys(context):
 def test_an_undone_removal_offers_no_undo_again_and_a_forged_one_is_refused(context):
     """The bug that duplicated a hand: undo a removal, then undo it again."""
     game = record(record(record(new_game()), OTHER))
-    table.remove_hand(game, 2, game.revision)
+    service.remove_hand(game, 2, game.revision)
     game = fresh(game.id)
     removal = entry(game, "remove", 2)
     game = undo(game, removal)
     before = export_game(game)
 
-    with pytest.raises(table.UndoRefused) as refused:
-        table.undo(game, removal.id, game.revision)
+    with pytest.raises(service.UndoRefused) as refused:
+        service.undo(game, removal.id, game.revision)
 
     game = fresh(game.id)
     assert [hand.number for hand in game.hands] == [1, 2, 3]
     assert game.hands[1].record().taken == tuple(OTHER)
     assert export_game(game) == before
     assert refused.value.line.undone_by is not None
-    assert not next(line for line in table.trail(game) if line.change.id == removal.id).undoable
+    assert not next(line for line in service.trail(game) if line.change.id == removal.id).undoable
 
 
 def test_an_undo_can_be_undone_and_that_makes_the_change_again(context):
     """Undo on a "put back" entry answered 500, then was refused: now it corrects the hand again (R17)."""
     game = record(new_game())
-    table.correct_hand(game, 1, OTHER, None, False, game.revision)
+    service.correct_hand(game, 1, OTHER, None, False, game.revision)
     game = fresh(game.id)
     game = undo(game, entry(game, "correct", 1))
     put_back = entry(game, "undo", 1)
@@ -195,36 +196,36 @@ def test_an_undo_can_be_undone_and_that_makes_the_change_again(context):
 
     assert game.hands[0].record().taken == tuple(OTHER)
     assert trail_of(game) == [("record", 1, False), ("correct", 1, False), ("undo", 1, False), ("undo", 1, True)]
-    with pytest.raises(table.UndoRefused):
-        table.undo(game, put_back.id, game.revision)
+    with pytest.raises(service.UndoRefused):
+        service.undo(game, put_back.id, game.revision)
 
 
 def test_a_later_change_to_the_same_hand_stands_in_the_way_and_is_named(context, app):
     game = record(new_game())
-    table.correct_hand(game, 1, OTHER, None, False, game.revision)
+    service.correct_hand(game, 1, OTHER, None, False, game.revision)
     game = fresh(game.id)
-    table.correct_hand(game, 1, SPREAD[::-1], None, False, game.revision)
+    service.correct_hand(game, 1, SPREAD[::-1], None, False, game.revision)
     game = fresh(game.id)
     first, second = sorted((c for c in game.changes if c.action == "correct"), key=lambda c: c.id)
 
-    line = next(line for line in table.trail(game) if line.change.id == first.id)
+    line = next(line for line in service.trail(game) if line.change.id == first.id)
 
     assert line.blocked_by.change.id == second.id
     with app.test_request_context():
         assert "Hand 1 corrected." in explain.why_not_undoable(line)
-    with pytest.raises(table.UndoRefused):
-        table.undo(game, first.id, game.revision)
+    with pytest.raises(service.UndoRefused):
+        service.undo(game, first.id, game.revision)
 
 
 def test_undoing_a_removal_brings_back_its_place_and_its_trick_log(context):
     game = record(new_game())
     leader = game.scoreboard().next_hand.leader
-    table.play_trick(game, ["2♣", "3♣", "4♣", "5♣", "6♣", "7♣"], False, game.revision)
+    service.play_trick(game, ["2♣", "3♣", "4♣", "5♣", "6♣", "7♣"], False, game.revision)
     game = fresh(game.id)
     game = record(game, OTHER)
     game = record(game, SPREAD[::-1])
     assert game.log_of(game.hands[1]) is not None
-    table.remove_hand(game, 2, game.revision)
+    service.remove_hand(game, 2, game.revision)
     game = fresh(game.id)
 
     game = undo(game, entry(game, "remove", 2))
@@ -250,19 +251,19 @@ def test_an_undo_that_would_put_a_hand_after_game_over_is_refused(context):
     second = [rules.Taken(20, 0), rules.Taken(6, 0), rules.Taken(0, 2), rules.Taken(0, 0)] + none[:2]  # Ana 20
     third = [rules.Taken(20, 0), rules.Taken(6, 0), rules.Taken(0, 1), rules.Taken(0, 1)] + none[:2]
     game = record(record(new_game(target=60), first), second)
-    table.remove_hand(game, 1, game.revision)
+    service.remove_hand(game, 1, game.revision)
     game = record(fresh(game.id), third)  # Ana 40: the game goes on without the first hand
 
     with pytest.raises(rules.HandAfterGameOver) as refused:
-        table.undo(game, entry(game, "remove", 1).id, game.revision)
+        service.undo(game, entry(game, "remove", 1).id, game.revision)
 
     assert refused.value.ended_after == 2
     assert len(fresh(game.id).hands) == 2
 
 
 def test_every_refusal_of_the_engine_and_the_service_is_worded(app):
-    kinds = set(rules.RuleError.__subclasses__()) | {table.Conflict, table.UndoRefused, table.KittyNeeded,
-                                                     table.SamePerson, table.PeopleRefused}
+    kinds = set(rules.RuleError.__subclasses__()) | {service.Conflict, service.UndoRefused, service.KittyNeeded,
+                                                     service.SamePerson, service.PeopleRefused}
 
     assert kinds <= set(explain._WORDING)
 
@@ -307,8 +308,8 @@ def test_two_scorers_removing_different_hands_at_once_one_wins_the_other_conflic
         with app.app_context():
             revision = fresh(game_id).revision
         outcomes.append(sorted(at_once(app, game_id, [
-            lambda game: table.remove_hand(game, 2, revision),
-            lambda game: table.remove_hand(game, 3, revision),
+            lambda game: service.remove_hand(game, 2, revision),
+            lambda game: service.remove_hand(game, 3, revision),
         ])))
 
     with app.app_context():
@@ -321,11 +322,11 @@ def test_two_scorers_removing_different_hands_at_once_one_wins_the_other_conflic
 def test_two_scorers_undoing_at_once_undo_once(app):
     with app.app_context():
         game = record(record(record(new_game())))
-        table.remove_hand(game, 2, game.revision)
+        service.remove_hand(game, 2, game.revision)
         game = fresh(game.id)
         removal, revision, game_id = entry(game, "remove", 2).id, game.revision, game.id
 
-    outcomes = at_once(app, game_id, [lambda game: table.undo(game, removal, revision)] * 2)
+    outcomes = at_once(app, game_id, [lambda game: service.undo(game, removal, revision)] * 2)
 
     with app.app_context():
         assert sorted(outcomes) == ["Conflict", "saved"]
@@ -454,7 +455,7 @@ class GameAgainstAModel(RuleBasedStateMachine):
 
     @initialize()
     def start(self):
-        game = table.new_game("Model", self.target, 0, SIX)
+        game = service.new_game("Model", self.target, 0, SIX)
         self.game_id = game.id
         STEPS["games"] += 1
 
@@ -467,7 +468,7 @@ class GameAgainstAModel(RuleBasedStateMachine):
         game = self.game()
         try:
             change(game)
-        except (rules.HandAfterGameOver, table.UndoRefused):
+        except (rules.HandAfterGameOver, service.UndoRefused):
             assert not expect_ok
             STEPS["refused"] += 1
             return False
@@ -490,7 +491,7 @@ class GameAgainstAModel(RuleBasedStateMachine):
     def record(self, seed):
         taken, moon = random_hand(seed)
         after = self.hands + [(taken, moon)]
-        ok = self.attempt(lambda game: table.record_hand(game, taken, moon, True, game.revision),
+        ok = self.attempt(lambda game: service.record_hand(game, taken, moon, True, game.revision),
                           legal_after_all(after, self.target), action="record")
         if ok:
             self.next_key += 1
@@ -505,7 +506,7 @@ class GameAgainstAModel(RuleBasedStateMachine):
         taken, moon = random_hand(seed)
         after = self.hands[:index] + [(taken, moon)] + self.hands[index + 1:]
         unchanged = self.hands[index] == (taken, moon)
-        ok = self.attempt(lambda game: table.correct_hand(game, index + 1, taken, moon, True, game.revision),
+        ok = self.attempt(lambda game: service.correct_hand(game, index + 1, taken, moon, True, game.revision),
                           legal_after_all(after, self.target), action="correct")
         if ok and not unchanged:
             self.entry(self.keys[index], self.hands[index], (taken, moon))
@@ -517,7 +518,7 @@ class GameAgainstAModel(RuleBasedStateMachine):
             return
         index = data.draw(st.integers(0, len(self.hands) - 1))
         after = self.hands[:index] + self.hands[index + 1:]
-        ok = self.attempt(lambda game: table.remove_hand(game, index + 1, game.revision),
+        ok = self.attempt(lambda game: service.remove_hand(game, index + 1, game.revision),
                           legal_after_all(after, self.target), action="remove")
         if ok:
             self.entry(self.keys[index], self.hands[index], None, self.keys[index - 1] if index else None)
@@ -562,7 +563,7 @@ class GameAgainstAModel(RuleBasedStateMachine):
                 hands[keys.index(key)] = target["before"]
         expect_ok = self.model_undoable(index) and legal_after_all(hands, self.target)
         change_id = self.change_ids()[index]
-        ok = self.attempt(lambda game: table.undo(game, change_id, game.revision), expect_ok, action="undo")
+        ok = self.attempt(lambda game: service.undo(game, change_id, game.revision), expect_ok, action="undo")
         if ok:
             STEPS["undos"] += 1
             target["undone"] = True
@@ -577,8 +578,8 @@ class GameAgainstAModel(RuleBasedStateMachine):
         if game.revision < 2 or naive_end(self.hands, self.target) is not None:
             return  # a game over refuses the hand for the rules first (R16)
         before = export_game(game)
-        with pytest.raises(table.Conflict):
-            table.record_hand(game, *random_hand(0), True, game.revision - 1)
+        with pytest.raises(service.Conflict):
+            service.record_hand(game, *random_hand(0), True, game.revision - 1)
         assert export_game(self.game()) == before
 
     def change_ids(self):
@@ -608,7 +609,7 @@ class GameAgainstAModel(RuleBasedStateMachine):
     def undoable_entries_are_the_models(self):
         if self.game_id is None:
             return
-        lines = {line.change.id: line.undoable for line in table.trail(self.game())}
+        lines = {line.change.id: line.undoable for line in service.trail(self.game())}
         assert [lines[change_id] for change_id in self.change_ids()] == [
             self.model_undoable(index) for index in range(len(self.entries))]
 
@@ -642,7 +643,7 @@ def same_game(game):
 
 def assert_round_trips(game):
     document = export_game(game)
-    copy = table.import_game(read_game(document))
+    copy = service.import_game(read_game(document))
     assert export_game(fresh(copy.id)) == document
 
 

@@ -20,13 +20,13 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from scorekeeper import rules, table
+from scorekeeper import rules, service
 
 from .tabletop import DECK, ELEVEN, PLAYER_NAMES, random_taken
 from .test_table import assert_round_trips, fresh, same_game
 
-REFUSALS = (rules.RuleError, table.UndoRefused, table.JacksFixed, table.KittyNeeded, table.NameTaken,
-            table.SamePerson)
+REFUSALS = (rules.RuleError, service.UndoRefused, service.JacksFixed, service.KittyNeeded, service.NameTaken,
+            service.SamePerson)
 VARIANTS = [
     rules.SEEDS,
     rules.Variant(moon_points=52),
@@ -60,7 +60,7 @@ class EveryKindOfEntry(RuleBasedStateMachine):
 
     @initialize(players=st.sampled_from([7, 9, 10]))
     def start(self, players):
-        self.game_id = table.new_game("Every kind", 100_000, 0, ELEVEN[:players]).id
+        self.game_id = service.new_game("Every kind", 100_000, 0, ELEVEN[:players]).id
 
     def game(self):
         return fresh(self.game_id)
@@ -79,12 +79,12 @@ class EveryKindOfEntry(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def undo(self, data):
-        lines = table.trail(self.game())
+        lines = service.trail(self.game())
         if lines:
             line = data.draw(st.sampled_from(lines))
             game = self.game()
             try:
-                table.undo(game, line.change.id, game.revision)
+                service.undo(game, line.change.id, game.revision)
             except REFUSALS:
                 assert not line.undoable or self.game().revision == game.revision
 
@@ -92,7 +92,7 @@ class EveryKindOfEntry(RuleBasedStateMachine):
     def undo_then_undo_the_undo(self, data):
         """Undoing an entry and then undoing that undo returns the very same game (R17)."""
         undoable = {}  # by the kind of change, so that every kind gets its turn
-        for line in table.trail(self.game()):
+        for line in service.trail(self.game()):
             if line.undoable:
                 undoable.setdefault(line.origin_action, []).append(line)
         if undoable:
@@ -105,9 +105,9 @@ class EveryKindOfEntry(RuleBasedStateMachine):
         if self.game_id is None:
             return
         game = self.game()
-        table.open_play(game)
+        service.open_play(game)
         assert [hand.number for hand in game.hands] == list(range(1, len(game.hands) + 1))
-        table.trail(game)
+        service.trail(game)
         if self.steps % 8 == 0:
             assert_round_trips(game)
 
@@ -122,25 +122,25 @@ def change_game(game, kind, rng):
     if kind == "record":
         taken = random_taken(rng, len(board.next_hand.seating), hearts=26 - (rng.random() < 0.2) * rng.randrange(4))
         moon = rules.Moon.ADD if rules.moon_shooter(dict(enumerate(taken))) is not None else None
-        table.record_hand(game, taken, moon, True, game.revision)
+        service.record_hand(game, taken, moon, True, game.revision)
     elif kind == "correct" and board.hands:
         number = rng.randrange(len(board.hands)) + 1
-        table.correct_hand(game, number, random_taken(rng, len(board.hands[number - 1].seating)), None, False,
+        service.correct_hand(game, number, random_taken(rng, len(board.hands[number - 1].seating)), None, False,
                            game.revision)
     elif kind == "remove" and board.hands:
-        table.remove_hand(game, rng.randrange(len(board.hands)) + 1, game.revision)
+        service.remove_hand(game, rng.randrange(len(board.hands)) + 1, game.revision)
     elif kind == "join":
         name = rng.choice([name for name in PLAYER_NAMES if name not in game.names])
-        table.seat_player(game, name, rng.randrange(len(board.seating) + 1), rng.choice(list(rules.StartRule)[:3]),
+        service.seat_player(game, name, rng.randrange(len(board.seating) + 1), rng.choice(list(rules.StartRule)[:3]),
                           game.revision)
     elif kind == "leave":
-        table.see_off(game, rng.choice(board.seating), game.revision)
+        service.see_off(game, rng.choice(board.seating), game.revision)
     elif kind == "house rules":
-        table.change_house_rules(game, rng.choice(VARIANTS), game.revision)
+        service.change_house_rules(game, rng.choice(VARIANTS), game.revision)
     elif kind == "trick":
         play_next(game)
     elif kind == "take back":
-        table.take_back_trick(game, game.revision)
+        service.take_back_trick(game, game.revision)
 
 
 def undo_and_undo_again(game, line):
@@ -148,13 +148,13 @@ def undo_and_undo_again(game, line):
     first undo (the game it would leave breaks them)."""
     before = same_game(game)
     try:
-        table.undo(game, line.change.id, game.revision)
+        service.undo(game, line.change.id, game.revision)
     except REFUSALS:
         return False
     game = fresh(game.id)
-    newest = table.trail(game)[0]
+    newest = service.trail(game)[0]
     assert newest.change.undoes_id == line.change.id and newest.undoable
-    table.undo(game, newest.change.id, game.revision)
+    service.undo(game, newest.change.id, game.revision)
     assert same_game(fresh(game.id)) == before
     UNDONE_AT_ONCE[line.origin_action] += 1
     return True
@@ -180,32 +180,32 @@ def test_every_kind_of_entry_undone_and_its_undo_undone_is_the_same_game(in_app)
     tried = Counter()
     for kind in steps:
         change_game(fresh(game.id), kind, rng)
-        for line in table.trail(fresh(game.id)):
+        for line in service.trail(fresh(game.id)):
             if line.undoable and undo_and_undo_again(fresh(game.id), line):
                 tried[line.origin_action] += 1
     print(f"service: every kind undone and undone again after each step: {dict(tried)}")
 
-    assert set(tried) == set(table.Action) - {table.Action.UNDO}
+    assert set(tried) == set(service.Action) - {service.Action.UNDO}
 
 
 # --- Plain examples ---------------------------------------------------------------------
 
 
 def new_game(players=9):
-    return table.new_game("Plain", 1000, 0, ELEVEN[:players])
+    return service.new_game("Plain", 1000, 0, ELEVEN[:players])
 
 
 def play_next(game):
     """Enter the next trick of the open hand (from its dealt deck), or the kitty first if it is due."""
-    board, log, play = table.open_play(game)
+    board, log, play = service.open_play(game)
     deck = deck_of(game.id, board.next_hand.number)
     if play is None or play.finished:
         return game
-    if table.kitty_needed(log, play):
-        table.enter_kitty(game, deck[:play.deal.kitty], game.revision)
+    if service.kitty_needed(log, play):
+        service.enter_kitty(game, deck[:play.deal.kitty], game.revision)
     else:
         cards = deck[play.deal.kitty:]
-        table.play_trick(game, cards[len(play.tricks) * play.players:][:play.players], True, game.revision)
+        service.play_trick(game, cards[len(play.tricks) * play.players:][:play.players], True, game.revision)
     return fresh(game.id)
 
 
@@ -213,53 +213,53 @@ def test_a_trick_taken_back_can_be_entered_again_by_undoing_the_take_back(in_app
     game = play_next(play_next(new_game()))
     tricks = [trick.cards for trick in game.trick_log.tricks]
 
-    table.take_back_trick(game, game.revision)
+    service.take_back_trick(game, game.revision)
     game = fresh(game.id)
-    taken_back = table.trail(game)[0]
-    table.undo(game, taken_back.change.id, game.revision)
+    taken_back = service.trail(game)[0]
+    service.undo(game, taken_back.change.id, game.revision)
 
     game = fresh(game.id)
     assert [trick.cards for trick in game.trick_log.tricks] == tricks
-    assert [line.action for line in table.trail(game)][:2] == [table.Action.UNDO, table.Action.UNDO]
+    assert [line.action for line in service.trail(game)][:2] == [service.Action.UNDO, service.Action.UNDO]
 
 
 def test_nobody_joins_while_a_hand_is_being_played_trick_by_trick(in_app):
     game = play_next(new_game())
 
-    with pytest.raises(table.HandUnderWay):
-        table.seat_player(game, "Zoë", 0, 0, game.revision)
-    with pytest.raises(table.HandUnderWay):
-        table.see_off(game, 0, game.revision)
+    with pytest.raises(service.HandUnderWay):
+        service.seat_player(game, "Zoë", 0, 0, game.revision)
+    with pytest.raises(service.HandUnderWay):
+        service.see_off(game, 0, game.revision)
 
     assert fresh(game.id).seat_changes == []
 
 
 def test_a_seat_change_waits_for_the_tricks_to_be_taken_back_and_names_them(in_app):
     game = new_game()
-    table.record_hand(game, random_taken(random.Random(1), 9), None, False, game.revision)
+    service.record_hand(game, random_taken(random.Random(1), 9), None, False, game.revision)
     game = fresh(game.id)
-    table.seat_player(game, "Zoë", 0, 0, game.revision)
+    service.seat_player(game, "Zoë", 0, 0, game.revision)
     game = play_next(fresh(game.id))
 
-    join = next(line for line in table.trail(game) if line.action is table.Action.JOIN)
+    join = next(line for line in service.trail(game) if line.action is service.Action.JOIN)
 
     assert not join.undoable
-    assert join.blocked_by.action is table.Action.TRICK
+    assert join.blocked_by.action is service.Action.TRICK
 
 
 def test_a_removed_hand_put_back_and_removed_again_shows_its_figures_each_time(in_app, client):
     game = new_game(7)
     for seed in (1, 2, 3):
-        table.record_hand(game, random_taken(random.Random(seed), 7), None, False, game.revision)
+        service.record_hand(game, random_taken(random.Random(seed), 7), None, False, game.revision)
         game = fresh(game.id)
-    table.remove_hand(game, 2, game.revision)
+    service.remove_hand(game, 2, game.revision)
     game = fresh(game.id)
-    table.undo(game, table.trail(game)[0].change.id, game.revision)
+    service.undo(game, service.trail(game)[0].change.id, game.revision)
     game = fresh(game.id)
-    table.undo(game, table.trail(game)[0].change.id, game.revision)
+    service.undo(game, service.trail(game)[0].change.id, game.revision)
     game = fresh(game.id)
 
-    removed = [line for line in table.trail(game) if line.subject is table.Subject.HAND
+    removed = [line for line in service.trail(game) if line.subject is service.Subject.HAND
                and line.before is not None and line.after is None]
 
     assert [line.depth for line in removed] == [2, 0]

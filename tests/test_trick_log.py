@@ -1,7 +1,7 @@
 """The trick log of a recorded hand names who really led, and says why when the deal has moved since (R4, R17)."""
 
-from scorekeeper import table
-from scorekeeper.models import Game, db
+from scorekeeper import service
+from scorekeeper.db.models import Game, db
 
 from .tabletop import ELEVEN, create_game, record_hand, text_of
 from .test_tricks import play_trick
@@ -23,7 +23,7 @@ def played_after_a_hand(client):
 def remove_hand(app, game_id, number):
     with app.app_context():
         game = db.session.get(Game, game_id)
-        table.remove_hand(game, number, game.revision)
+        service.remove_hand(game, number, game.revision)
 
 
 def test_the_trick_log_names_who_led_and_says_nothing_more_while_the_deal_stands(client):
@@ -54,7 +54,7 @@ def test_putting_the_removed_hand_back_puts_the_deal_back_too(app, client):
     with app.app_context():
         game = db.session.get(Game, game_id)
         removal = max(game.changes, key=lambda change: change.id)
-        table.undo(game, removal.id, game.revision)
+        service.undo(game, removal.id, game.revision)
 
     log = text_of(client.get(f"/games/{game_id}/hands/2/tricks"))
     assert "Caio led the first trick." in log

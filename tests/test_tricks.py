@@ -6,8 +6,8 @@ import re
 import pytest
 
 from scorekeeper import rules
-from scorekeeper.explain import explain
-from scorekeeper.models import Trick, TrickLog, db
+from scorekeeper.db.models import Trick, TrickLog, db
+from scorekeeper.web.explain import explain
 
 from .tabletop import (
     DECK,

@@ -20,13 +20,13 @@ comments and messages refer to docs/rules.md.
 """
 
 from .cards import (  # noqa: F401
+    BLACK_MARIA,
     CLUBS,
     DIAMONDS,
-    HEARTS,
-    SPADES,
-    BLACK_MARIA,
     ENGLISH_LETTERS,
+    HEARTS,
     JACK_OF_DIAMONDS,
+    SPADES,
     SUITS,
     Card,
     CardLetters,

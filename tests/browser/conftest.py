@@ -13,7 +13,7 @@ from flask import request
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
-from scorekeeper.models import db
+from scorekeeper.db.models import db
 
 from ..conftest import fresh_database
 

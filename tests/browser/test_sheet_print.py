@@ -9,7 +9,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from scorekeeper import rules
-from scorekeeper.models import LARGEST_TARGET
+from scorekeeper.db.models import LARGEST_TARGET
 
 from ..tabletop import HandMix, game_document, random_hand
 from .conftest import PHONE

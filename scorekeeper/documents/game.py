@@ -10,11 +10,11 @@ import json
 import click
 from flask.cli import with_appcontext
 
-from . import rules, table
-from .explain import describe
-from .forms import has_control_characters, player_name_errors
-from .i18n import _, names_list
-from .models import GAME_NAME_LENGTH, LARGEST_TARGET, Game, db
+from .. import rules, service
+from ..db.models import GAME_NAME_LENGTH, LARGEST_TARGET, Game, db
+from ..web.explain import describe
+from ..web.forms import has_control_characters, player_name_errors
+from ..web.i18n import _, names_list
 
 FORMAT = "scorekeeper/cancellation-hearts"
 VERSION = 2  # written; version 1 (no house rules, no seat changes) is read too
@@ -140,7 +140,7 @@ def _field(mapping, key, where):
 
 
 def read_game(document, most_hands=None):
-    """Check a document completely and return its ``table.GameFacts`` (or raise ``DocumentError``).
+    """Check a document completely and return its ``service.GameFacts`` (or raise ``DocumentError``).
 
     ``most_hands`` bounds the hands a document may hold (a guest's upload);
     backups and the command line take games of any length.
@@ -199,7 +199,7 @@ def read_game(document, most_hands=None):
     seated = [[names[player] for player in seating] for seating in seatings]  # each hand's players, by name
     records = [_read_hand(hand, number, seated[number - 1], variant) for number, hand in enumerate(hands, start=1)]
     logs = [_read_tricks(hand, number, seated[number - 1], variant) for number, hand in enumerate(hands, start=1)]
-    facts = table.GameFacts(name, target, first_dealer, tuple(names), tuple(records), tuple(logs), variant,
+    facts = service.GameFacts(name, target, first_dealer, tuple(names), tuple(records), tuple(logs), variant,
                             tuple(changes))
     try:
         facts.scoreboard()
@@ -309,7 +309,7 @@ def _read_hand(hand, number, names, variant):
 
 
 def _read_tricks(hand, number, names, variant):
-    """A hand's optional trick log as a ``table.PlayedLog``, checked by replaying it (R6-R13).
+    """A hand's optional trick log as a ``service.PlayedLog``, checked by replaying it (R6-R13).
 
     ``names`` are the players of the hand, in its seating order.
     """
@@ -334,12 +334,12 @@ def _read_tricks(hand, number, names, variant):
             "%(where)s: the tricks cannot have been played as written (cards, kitty, leads or trick sizes; R2-R13).",
             where=where))
     try:
-        log = table.PlayedLog(
+        log = service.PlayedLog(
             first_leader,
             rules.parse_cards(kitty or ()),
             tuple((rules.parse_cards(trick["cards"]), trick.get("confirmed", False)) for trick in played),
         )
-        table.check_log(log, players, variant)
+        service.check_log(log, players, variant)
     except rules.RuleError as error:
         raise DocumentError(_(
             "%(where)s, tricks: %(problem)s", where=where, problem=describe(error, names))) from None
@@ -365,7 +365,7 @@ def _read_taken(entry, where, jacks, key="taken"):
 
 
 def read_text(text, most_hands=None):
-    """The ``table.GameFacts`` of a game document's text (bytes or str), or ``DocumentError``."""
+    """The ``service.GameFacts`` of a game document's text (bytes or str), or ``DocumentError``."""
     return read_game(parse_document(text), most_hands)
 
 
@@ -386,12 +386,12 @@ def export_game_command(game_id):
 def import_game_command(file):
     """Create a game from a JSON document FILE ('-' reads standard input) and print its id."""
     try:
-        game = table.import_game(read_text(file.read()))
+        game = service.import_game(read_text(file.read()))
     except DocumentError as error:
         raise click.ClickException(str(error)) from None
-    except table.SamePerson as error:
+    except service.SamePerson as error:
         raise click.ClickException(f"{error} here (merged); nothing was imported.") from None
-    except table.Conflict:
+    except service.Conflict:
         raise click.ClickException("The database refused the game; nothing was imported.") from None
     click.echo(game.id)
 

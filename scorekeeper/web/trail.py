@@ -1,17 +1,17 @@
 """A game's trail: every change to it, newest first, each with its Undo or why it has none (R17).
 
-Views read the form, call ``table.undo``, word the error it may raise, and redirect.
+Views read the form, call ``service.undo``, word the error it may raise, and redirect.
 """
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
-from . import rules, table
+from .. import rules, service
+from ..db.models import record_of_facts
 from .access import is_scorer, load_game, not_stored
 from .explain import describe, trail_entry, trail_now, why_not_undoable
 from .forms import ConfirmForm
 from .hands import CONFLICT
 from .i18n import _
-from .models import record_of_facts
 from .rendered import scoreboard
 
 bp = Blueprint("trail", __name__)
@@ -34,7 +34,7 @@ def undo_change(game_id, change_id):
     removal: the GET asks first, showing the hand's figures, as Remove does.
     """
     game = load_game(game_id, scorer=True)
-    line = table.trail_line(game, change_id)
+    line = service.trail_line(game, change_id)
     if line is None:
         abort(404)
     form = ConfirmForm(request.form if request.method == "POST" else None)
@@ -43,12 +43,12 @@ def undo_change(game_id, change_id):
     if not form.validate() or form.based_on() is None:
         abort(400)
     try:
-        table.undo(game, change_id, form.based_on())
-    except table.Conflict as error:
+        service.undo(game, change_id, form.based_on())
+    except service.Conflict as error:
         game = load_game(game_id)
         page = trail_page(game, readonly=False)
         return render_template("games/trail.html", game=game, problem=describe(error), **page), CONFLICT
-    except (rules.RuleError, table.UndoRefused, table.JacksFixed, table.KittyNeeded, table.SamePerson) as error:
+    except (rules.RuleError, service.UndoRefused, service.JacksFixed, service.KittyNeeded, service.SamePerson) as error:
         flash(describe(error, game.names), "warning")
         return redirect(url_for("games.table", game_id=game_id, _anchor="changes"))
     flash(_("Undone: %(change)s", change=trail_entry(line)), "success")
@@ -67,10 +67,10 @@ def _undo_page(game, line, form):
 
 def trail_page(game, readonly, newest=None):
     """What a page needs to show the trail (the ``newest`` entries only, if given)."""
-    lines = table.trail(game)
+    lines = service.trail(game)
     shown = lines if newest is None else lines[:newest]
     seatings = {}  # hand key -> who played it, for entries that did not keep it (read from the page's board)
-    if any(line.subject is table.Subject.HAND and "seating" not in (line.after or line.before or {})
+    if any(line.subject is service.Subject.HAND and "seating" not in (line.after or line.before or {})
            for line in shown):
         seatings = {hand.key: summary.seating for hand, summary in zip(game.hands, scoreboard(game).hands)}
     return {
@@ -84,7 +84,7 @@ def _entry(game, line, seatings):
     """One trail line as the page shows it: what it did, the figures it replaced or took out, its Undo."""
     entry = {"line": line, "what": trail_entry(line), "now": trail_now(line), "why_not": why_not_undoable(line),
              "changed": None, "removed": None}
-    if line.subject is table.Subject.HAND and line.before is not None:
+    if line.subject is service.Subject.HAND and line.before is not None:
         before = record_of_facts(line.before)
         seating = line.before.get("seating") or seatings.get(line.hand_key) or range(len(before.taken))
         names = game.names_of(seating)

@@ -12,7 +12,7 @@ from flask import current_app, request, url_for
 from flask.cli import with_appcontext
 from markupsafe import Markup
 
-from .models import Game, db
+from ..db.models import Game, db
 
 DEFAULT_PORT = 8150
 MOST_CONNECTIONS = 2000  # open connections one waitress process keeps (phones between polls included)
@@ -174,7 +174,7 @@ def _gunicorn_server():
                     self.cfg.set(name, value)
 
         def load(self):
-            from . import create_app
+            from .. import create_app
 
             return create_app()
 

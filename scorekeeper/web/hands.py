@@ -6,7 +6,7 @@ word the error it may raise, and redirect.
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
-from . import rules, table
+from .. import rules, service
 from .access import load_game
 from .explain import describe
 from .forms import ConfirmForm, HandForm
@@ -46,12 +46,12 @@ def record_hand(game_id):
         return _hand_page(game, form, number, board=board), INVALID
     draft = draft_key(game)
     try:
-        table.record_hand(game, form.taken(board.variant), form.moon.data, form.last_trick_reserved.data,
+        service.record_hand(game, form.taken(board.variant), form.moon.data, form.last_trick_reserved.data,
                           form.based_on(), nothing_collected=form.nothing_collected.data)
     except HAND_ERRORS as error:
         _put_problems(form, board.variant, seated, error)
         return _hand_page(game, form, number, board=board), INVALID
-    except table.Conflict:
+    except service.Conflict:
         return _conflict(game_id, form, number)
     flash(_("Hand %(number)d recorded.", number=number), "success")
     flash(draft, DRAFT_SAVED)
@@ -79,13 +79,13 @@ def correct_hand(game_id, number):
         return _hand_page(game, form, number, hand, board), INVALID
     draft = draft_key(game, hand)
     try:
-        table.correct_hand(game, number, form.taken(board.variant), form.moon.data,
+        service.correct_hand(game, number, form.taken(board.variant), form.moon.data,
                            form.last_trick_reserved.data, form.based_on(),
                            nothing_collected=form.nothing_collected.data)
     except HAND_ERRORS as error:
         _put_problems(form, board.variant, seated, error)
         return _hand_page(game, form, number, hand, board), INVALID
-    except table.Conflict:
+    except service.Conflict:
         return _conflict(game_id, form, number, correcting=True)
     flash(_("Hand %(number)d corrected.", number=number), "success")
     flash(draft, DRAFT_SAVED)
@@ -103,10 +103,10 @@ def remove_hand(game_id, number):
         if form.based_on() is None:
             abort(400)
         try:
-            table.remove_hand(game, number, form.based_on())
+            service.remove_hand(game, number, form.based_on())
         except rules.RuleError as error:  # the game would end earlier, or a seat change land before hand 1
             problem = describe(error, game.names)
-        except table.Conflict as error:
+        except service.Conflict as error:
             return _removal_conflict(game_id, number, form, error)
         else:
             flash(_("Hand %(number)d removed.", number=number), "success")
@@ -122,7 +122,7 @@ def _conflict(game_id, form, number, correcting=False):
     game = load_game(game_id)
     board = game.scoreboard()
     if correcting:
-        form.conflict = describe(table.Conflict())
+        form.conflict = describe(service.Conflict())
     else:
         form.conflict = _(
             "Hand %(number)d was just recorded by another device (or by a second tap on Save). "

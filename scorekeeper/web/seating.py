@@ -7,7 +7,7 @@ word the error it may raise, and redirect.
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
-from . import rules, table
+from .. import rules, service
 from .access import is_scorer, load_game
 from .explain import describe, house_rule
 from .forms import GameRulesForm, HouseRulesForm, JoinForm, LeaveForm
@@ -28,11 +28,11 @@ def seating(game_id):
     if not _engine_seats(game, form) or not valid or form.based_on() is None:
         return _seating_page(game, form), INVALID
     try:
-        join = table.seat_player(game, form.name.data, form.at.data, form.start_total(), form.based_on())
-    except (rules.RuleError, table.NameTaken, table.SamePerson) as error:
+        join = service.seat_player(game, form.name.data, form.at.data, form.start_total(), form.based_on())
+    except (rules.RuleError, service.NameTaken, service.SamePerson) as error:
         form.problem = describe(error, game.names)
         return _seating_page(game, form), INVALID
-    except table.Conflict as error:
+    except service.Conflict as error:
         return _seating_conflict(game_id, form, error)
     flash(_("%(name)s joins before hand %(number)d with %(points)d points.",
             name=form.name.data, number=join.before_hand, points=join.start), "success")
@@ -83,17 +83,17 @@ def leave(game_id):
     refusal = _leave_refused(game, player)
     if refusal is not None:
         if posted and form.based_on() not in (None, game.revision):
-            return _seating_conflict(game_id, JoinForm(), table.Conflict())  # another device saw to it
+            return _seating_conflict(game_id, JoinForm(), service.Conflict())  # another device saw to it
         return _seating_refusal(game, describe(refusal, game.names)), INVALID
     if not posted:
         return _leave_page(game, form, player)
     if not form.validate() or form.based_on() is None:
         return _leave_page(game, form, player), INVALID
     try:
-        left = table.see_off(game, player, form.based_on())
+        left = service.see_off(game, player, form.based_on())
     except rules.RuleError as error:
         return _seating_refusal(game, describe(error, game.names)), INVALID
-    except table.Conflict as error:
+    except service.Conflict as error:
         return _leave_conflict(game_id, form, player, error)
     flash(_("%(name)s leaves after hand %(number)d and keeps %(points)d points.",
             name=game.names[left.player], number=left.before_hand - 1,
@@ -168,11 +168,11 @@ def game_rules(game_id):
     if not form.validate() or form.based_on() is None:
         return render_template("pages/rules.html", game=game, variant=variant, form=form), INVALID
     try:
-        table.change_house_rules(game, form.rules.form.variant(), form.based_on())
-    except (rules.RuleError, table.JacksFixed) as error:
+        service.change_house_rules(game, form.rules.form.variant(), form.based_on())
+    except (rules.RuleError, service.JacksFixed) as error:
         return render_template("pages/rules.html", game=game, variant=variant, form=form,
                                problem=describe(error, game.names)), INVALID
-    except table.Conflict as error:
+    except service.Conflict as error:
         game = load_game(game_id)
         form.revision.data = str(game.revision)
         return render_template("pages/rules.html", game=game, variant=game.variant, form=form,

@@ -25,10 +25,10 @@ from flask import Response, abort, current_app, request, session
 from flask_babel import get_locale
 from sqlalchemy import select
 
+from ..db.models import Game, db
 from .access import holds_key, not_stored
 from .assets import encoded
 from .forms import ConfirmForm
-from .models import Game, db
 
 MOST_PAGES = 300  # about 40 KB each with its gzip copy: a dozen megabytes at most
 MOST_SCOREBOARDS = 300

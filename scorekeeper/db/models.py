@@ -28,7 +28,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship
 
-from . import rules
+from .. import rules
 
 NAME_LENGTH = 40
 GAME_NAME_LENGTH = 80

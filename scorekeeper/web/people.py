@@ -14,13 +14,8 @@ from datetime import datetime, time
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
 
-from . import rules
-from . import table as changes
-from .explain import describe
-from .forms import MergeForm, RenameForm, SeasonForm, UndoMergeForm
-from .hands import CONFLICT, INVALID
-from .i18n import _, number, one_decimal
-from .models import (
+from .. import rules, service
+from ..db.models import (
     Game,
     Hand,
     Person,
@@ -33,6 +28,10 @@ from .models import (
     name_key,
     variant_of,
 )
+from .explain import describe
+from .forms import MergeForm, RenameForm, SeasonForm, UndoMergeForm
+from .hands import CONFLICT, INVALID
+from .i18n import _, number, one_decimal
 from .rendered import kept
 
 bp = Blueprint("people", __name__)
@@ -310,7 +309,7 @@ def rename(person_id):
     if not form.validate():
         return _person_page(shown, rename_form=form), INVALID
     before = shown.name
-    refused = _refused(shown, form.name, lambda: changes.rename_person(shown, form.name.data), rename_form=form)
+    refused = _refused(shown, form.name, lambda: service.rename_person(shown, form.name.data), rename_form=form)
     if refused:
         return refused
     flash(_("%(before)s is now shown as %(name)s.", before=before, name=form.name.data), "success")
@@ -327,7 +326,7 @@ def merge(person_id):
         if not form.errors:
             form.other.errors = [_("Choose who to merge.")]
         return _person_page(shown, merge_form=form), INVALID
-    refused = _refused(shown, form.other, lambda: changes.merge_people(shown, other), merge_form=form)
+    refused = _refused(shown, form.other, lambda: service.merge_people(shown, other), merge_form=form)
     if refused:
         return refused
     flash(_("%(merged)s merged into %(name)s: their games now count for %(name)s. Undo it below if it was wrong.",
@@ -340,10 +339,10 @@ def _refused(shown, field, change, **forms):
     reason beside ``field`` (400), or after another device's change (409). None once it is made."""
     try:
         change()
-    except changes.PeopleRefused as error:
+    except service.PeopleRefused as error:
         field.errors = [describe(error)]
         return _person_page(shown, **forms), INVALID
-    except changes.Conflict:
+    except service.Conflict:
         field.errors = [changed_meanwhile()]
         return _person_page(_live_person_or_404(shown.id), **forms), CONFLICT
     return None
@@ -358,10 +357,10 @@ def undo_merge(person_id):
     if change is None or change.person_id != shown.id:
         return _person_page(shown, problem=form.csrf_error or _("Choose the merge to undo.")), INVALID
     try:
-        changes.undo_merge(change)
-    except changes.PeopleRefused as error:
+        service.undo_merge(change)
+    except service.PeopleRefused as error:
         return _person_page(shown, problem=describe(error)), INVALID
-    except changes.Conflict:
+    except service.Conflict:
         return _person_page(_live_person_or_404(person_id), problem=changed_meanwhile()), CONFLICT
     flash(_("%(merged)s is a person of their own again, with their games.",
             merged=db.session.get(Person, change.other_id).name), "success")
@@ -408,7 +407,7 @@ def _person_page(shown, rename_form=None, merge_form=None, problem=None):
         .order_by(PersonChange.id.desc())
     ).all()
     entries = [entry for entry, _name in merges]
-    merged_here = [(entry, name, changes.merge_refusal(entry, entries) is None)
+    merged_here = [(entry, name, service.merge_refusal(entry, entries) is None)
                    for entry, name in merges if entry.action == "merge" and entry.person_id == shown.id]
     return render_template(
         "people/person.html", person=shown, record=record, problem=problem,

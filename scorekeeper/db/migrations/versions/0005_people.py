@@ -5,10 +5,17 @@ Revises: 0004
 Create Date: 2026-12-01
 """
 
+import unicodedata
+
 import sqlalchemy as sa
 from alembic import op
 
-from scorekeeper.models import name_key
+
+def name_key(name):
+    """The key of a name as this migration made it (NFKC, trimmed, case-folded), kept here as it was:
+    a migration must do the same on every database, whatever the app's name rules become."""
+    folded = unicodedata.normalize("NFKC", name).strip().casefold()
+    return unicodedata.normalize("NFKC", folded)
 
 revision = "0005"
 down_revision = "0004"

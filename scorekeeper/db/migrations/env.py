@@ -2,7 +2,7 @@
 
 from alembic import context
 
-from scorekeeper.models import db
+from scorekeeper.db.models import db
 
 connection = context.config.attributes["connection"]
 context.configure(connection=connection, target_metadata=db.metadata, render_as_batch=True)

@@ -7,16 +7,15 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from sqlalchemy.orm import selectinload
 from werkzeug.datastructures import CombinedMultiDict, MultiDict
 
-from . import rules
-from . import table as changes  # the service module; here "table" is the table view
+from .. import rules, service
+from ..db.models import Game, Hand, db, name_key
+from ..documents.game import MOST_UPLOADED_HANDS, DocumentError, dumps, export_game, read_text
 from .access import grant, is_scorer, load_game, load_shown_game, matches
 from .chart import score_chart
-from .exchange import MOST_UPLOADED_HANDS, DocumentError, dumps, export_game, read_text
 from .explain import describe
 from .forms import ImportForm, NewGameForm, whole_number
 from .hands import CONFLICT, INVALID
 from .i18n import _
-from .models import Game, Hand, db, name_key
 from .people import quick_picks
 from .rendered import game_page, scoreboard
 from .serving import qr_svg, reachable_by_others, shared_url, watch_url
@@ -64,7 +63,7 @@ def new_game():
     if not _engine_agrees(form) or not valid:
         return _new_game_page(form), INVALID
     try:
-        game = changes.new_game(form.name.data or "", form.target.data, form.first_dealer.data, form.names,
+        game = service.new_game(form.name.data or "", form.target.data, form.first_dealer.data, form.names,
                                 form.rules.form.variant())
     except rules.TableSize as error:
         form.table_size = describe(error)
@@ -72,11 +71,11 @@ def new_game():
     except rules.BadTarget as error:
         form.target.errors = [describe(error)]
         return _new_game_page(form), INVALID
-    except changes.SamePerson as error:
+    except service.SamePerson as error:
         seat = form.names.index(error.name)
         form.players.entries[seat].errors = [describe(error)]
         return _new_game_page(form), INVALID
-    except changes.Conflict:
+    except service.Conflict:
         form.players.errors = [_("Another game with one of these players was started at the same moment, "
                                  "so nothing was saved. Press Start the game again.")]
         return _new_game_page(form), CONFLICT
@@ -227,10 +226,10 @@ def import_game():
         upload = form.document.data
         try:
             text = upload.read() if hasattr(upload, "read") else b""
-            game = changes.import_game(read_text(text, most_hands=MOST_UPLOADED_HANDS))
+            game = service.import_game(read_text(text, most_hands=MOST_UPLOADED_HANDS))
         except DocumentError as error:
             form.problem = str(error)
-        except (changes.Conflict, changes.SamePerson) as error:
+        except (service.Conflict, service.SamePerson) as error:
             form.problem = describe(error)
         else:
             grant(game)

@@ -14,7 +14,7 @@ import hmac
 from flask import abort, after_this_request, current_app, session
 from sqlalchemy.orm import joinedload, selectinload
 
-from .models import Game, Hand, TrickLog, db, read_shown_game
+from ..db.models import Game, Hand, TrickLog, db, read_shown_game
 
 SESSION_KEYS = "scorer_keys"  # the name from when the session held the keys themselves
 KEPT_GAMES = 40  # passes of the newest games only: the session cookie stays well under a browser's 4 KB

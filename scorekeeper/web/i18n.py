@@ -31,7 +31,7 @@ from flask_babel import (
     pgettext,
 )
 
-from . import rules
+from .. import rules
 
 _ = gettext
 
@@ -44,7 +44,7 @@ LANGUAGES = {
 }
 DEFAULT_LANGUAGE = "en"
 COOKIE = "language"
-CATALOGS = os.path.join(os.path.dirname(__file__), "translations")
+CATALOGS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "translations")  # scorekeeper/translations
 ONE_YEAR = 365 * 24 * 3600
 SAFE_PATH = re.compile(r"/(?![/\\])[\x21-\x7e]*")  # printable ASCII, no scheme-relative "//" or "/\\"
 

@@ -16,10 +16,11 @@ from flask.cli import with_appcontext
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from . import exchange, table
-from .exchange import DocumentError, dumps, export_game, read_game
-from .forms import has_control_characters
-from .models import NAME_LENGTH, Game, Hand, Person, PersonName, TrickLog, db, name_key
+from .. import service
+from ..db.models import NAME_LENGTH, Game, Hand, Person, PersonName, TrickLog, db, name_key
+from ..web.forms import has_control_characters
+from . import game as exchange
+from .game import DocumentError, dumps, export_game, read_game
 
 FORMAT = "scorekeeper/backup"
 VERSION = 1
@@ -119,16 +120,16 @@ def restore_document(document):
             raise DocumentError(f"{_which_game(index, len(documents), game_document)}: {error}") from None
     people = _read_people(document.get("people", []))
     try:
-        return table.restore_backup(games, people)
-    except table.SamePerson as error:
+        return service.restore_backup(games, people)
+    except service.SamePerson as error:
         raise DocumentError(f"{error} here (merged), but they sat at one table in the backup: "
                             "undo that merge first.") from None
-    except table.Conflict:
+    except service.Conflict:
         raise DocumentError("The database refused the games.") from None
 
 
 def _read_people(entries):
-    """A backup's people as ``table.KnownPerson`` values, or ``DocumentError`` naming the first problem."""
+    """A backup's people as ``service.KnownPerson`` values, or ``DocumentError`` naming the first problem."""
     if not isinstance(entries, list):
         raise DocumentError("A backup's \"people\" must be a list.")
     people, seen = [], set()
@@ -143,7 +144,7 @@ def _read_people(entries):
         if seen & set(keys):
             raise DocumentError(f"Person {number} of \"people\" shares a name with a person before them.")
         seen |= set(keys)
-        people.append(table.KnownPerson(name.strip(), tuple(keys)))
+        people.append(service.KnownPerson(name.strip(), tuple(keys)))
     return people
 
 

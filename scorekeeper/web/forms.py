@@ -22,9 +22,9 @@ from wtforms import (
 from wtforms.csrf.session import SessionCSRF
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
-from . import rules
+from .. import rules
+from ..db.models import GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, NAME_LENGTH, name_key, variant_columns
 from .i18n import _, lazy_gettext
-from .models import GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, NAME_LENGTH, name_key, variant_columns
 
 
 def whole_number(text, most=LARGEST_ID):

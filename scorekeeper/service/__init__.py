@@ -33,8 +33,8 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import rendered, rules
-from .models import (
+from .. import rules
+from ..db.models import (
     Change,
     Game,
     Hand,
@@ -53,6 +53,7 @@ from .models import (
     seat_change_value,
     variant_columns,
 )
+from ..web import rendered
 
 # --- Errors ------------------------------------------------------------------
 

@@ -4,11 +4,11 @@ The rules engine gives each explanation and each refusal as data (an
 outcome or an error type, the cards, the counts, the rule numbers); this
 module turns that data into one whole translated sentence, so that the
 engine stays free of Flask and of languages, and every message is worded
-once. The service layer's own refusals (``table.Conflict``,
-``table.UndoRefused``, ``table.KittyNeeded``) are worded here too.
+once. The service layer's own refusals (``service.Conflict``,
+``service.UndoRefused``, ``service.KittyNeeded``) are worded here too.
 """
 
-from . import rules, table
+from .. import rules, service
 from .i18n import _, datetime_short, names_list, ngettext
 
 
@@ -253,20 +253,20 @@ _WORDING = {
     rules.JacksNotPlayed: _jacks_not_played,
     rules.HouseRuleRefused: _house_rule_refused,
     rules.SeatingRefused: _seating_refused,
-    table.HandDoesNotFit: _hand_does_not_fit,
-    table.JacksFixed: _jacks_fixed,
-    table.NameTaken: _name_taken,
+    service.HandDoesNotFit: _hand_does_not_fit,
+    service.JacksFixed: _jacks_fixed,
+    service.NameTaken: _name_taken,
     rules.MoonChoiceNeeded: _moon_choice_needed,
     rules.NoMoonShot: _no_moon_shot,
     rules.TableSize: _table_size,
     rules.BadTarget: _bad_target,
     rules.HandAfterGameOver: _hand_after_game_over,
-    table.Conflict: _conflict,
-    table.KittyNeeded: _kitty_needed,
-    table.HandUnderWay: _hand_under_way,
-    table.UndoRefused: _undo_refused,
-    table.SamePerson: _same_person,
-    table.PeopleRefused: _people_refused,
+    service.Conflict: _conflict,
+    service.KittyNeeded: _kitty_needed,
+    service.HandUnderWay: _hand_under_way,
+    service.UndoRefused: _undo_refused,
+    service.SamePerson: _same_person,
+    service.PeopleRefused: _people_refused,
 }
 
 
@@ -307,7 +307,7 @@ def direction_word(direction):
 
 
 def trail_entry(line):
-    """What one trail entry (a ``table.TrailLine``) did, as a sentence ("Hand 3 corrected.").
+    """What one trail entry (a ``service.TrailLine``) did, as a sentence ("Hand 3 corrected.").
 
     An undo says what it took back; an undo of an undo, that the change was
     made again. A seat change names the hand as the standings do, by its number now.
@@ -318,7 +318,7 @@ def trail_entry(line):
 
 def trail_now(line):
     """The number a trail entry's hand has now, when it moved since (None otherwise)."""
-    if line.subject is table.Subject.HAND and line.now is not None and line.now != line.change.hand_number:
+    if line.subject is service.Subject.HAND and line.now is not None and line.now != line.change.hand_number:
         return _("It is hand %(now)d now.", now=line.now)
     return None
 
@@ -333,53 +333,53 @@ def _cards(facts, key):
 
 
 _DONE = {
-    table.Action.RECORD: lambda line, _facts: _("Hand %(number)d recorded.", number=line.change.hand_number),
-    table.Action.CORRECT: lambda line, _facts: _("Hand %(number)d corrected.", number=line.change.hand_number),
-    table.Action.REMOVE: lambda line, _facts: _("Hand %(number)d removed.", number=line.change.hand_number),
-    table.Action.JOIN: lambda line, facts: _("%(name)s joined before hand %(number)d.", name=facts["name"],
+    service.Action.RECORD: lambda line, _facts: _("Hand %(number)d recorded.", number=line.change.hand_number),
+    service.Action.CORRECT: lambda line, _facts: _("Hand %(number)d corrected.", number=line.change.hand_number),
+    service.Action.REMOVE: lambda line, _facts: _("Hand %(number)d removed.", number=line.change.hand_number),
+    service.Action.JOIN: lambda line, facts: _("%(name)s joined before hand %(number)d.", name=facts["name"],
                                              number=_before_hand(line)),
-    table.Action.LEAVE: lambda line, facts: _("%(name)s left after hand %(number)d.", name=facts["name"],
+    service.Action.LEAVE: lambda line, facts: _("%(name)s left after hand %(number)d.", name=facts["name"],
                                               number=_before_hand(line) - 1),
-    table.Action.RULES: lambda _line, _facts: _("House rules changed."),
-    table.Action.TRICK: lambda line, facts: _("Trick %(trick)d of hand %(number)d entered: %(cards)s.",
+    service.Action.RULES: lambda _line, _facts: _("House rules changed."),
+    service.Action.TRICK: lambda line, facts: _("Trick %(trick)d of hand %(number)d entered: %(cards)s.",
                                               trick=facts["trick"], number=line.change.hand_number,
                                               cards=facts["cards"]),
-    table.Action.KITTY: lambda line, facts: _("The kitty of hand %(number)d turned over: %(cards)s.",
+    service.Action.KITTY: lambda line, facts: _("The kitty of hand %(number)d turned over: %(cards)s.",
                                               number=line.change.hand_number, cards=_cards(facts, "kitty")),
 }
 _UNDONE = {
-    table.Action.RECORD: lambda line, _facts: _("Hand %(number)d taken back: its recording was undone.",
+    service.Action.RECORD: lambda line, _facts: _("Hand %(number)d taken back: its recording was undone.",
                                                 number=line.change.hand_number),
-    table.Action.CORRECT: lambda line, _facts: _("Hand %(number)d put back as it was.",
+    service.Action.CORRECT: lambda line, _facts: _("Hand %(number)d put back as it was.",
                                                  number=line.change.hand_number),
-    table.Action.REMOVE: lambda line, _facts: _("Hand %(number)d put back in its place.",
+    service.Action.REMOVE: lambda line, _facts: _("Hand %(number)d put back in its place.",
                                                 number=line.change.hand_number),
-    table.Action.JOIN: lambda line, facts: _("%(name)s no longer joins before hand %(number)d.", name=facts["name"],
+    service.Action.JOIN: lambda line, facts: _("%(name)s no longer joins before hand %(number)d.", name=facts["name"],
                                              number=_before_hand(line)),
-    table.Action.LEAVE: lambda line, facts: _("%(name)s stays at the table for hand %(number)d.",
+    service.Action.LEAVE: lambda line, facts: _("%(name)s stays at the table for hand %(number)d.",
                                               name=facts["name"], number=_before_hand(line)),
-    table.Action.RULES: lambda _line, _facts: _("House rules put back as they were."),
-    table.Action.TRICK: lambda line, facts: _("Trick %(trick)d of hand %(number)d taken back.",
+    service.Action.RULES: lambda _line, _facts: _("House rules put back as they were."),
+    service.Action.TRICK: lambda line, facts: _("Trick %(trick)d of hand %(number)d taken back.",
                                               trick=facts["trick"], number=line.change.hand_number),
-    table.Action.KITTY: lambda line, _facts: _("The kitty of hand %(number)d is unknown again.",
+    service.Action.KITTY: lambda line, _facts: _("The kitty of hand %(number)d is unknown again.",
                                                number=line.change.hand_number),
 }
 _AGAIN = {
-    table.Action.RECORD: lambda line, _facts: _("Hand %(number)d recorded again: its undo was undone.",
+    service.Action.RECORD: lambda line, _facts: _("Hand %(number)d recorded again: its undo was undone.",
                                                 number=line.change.hand_number),
-    table.Action.CORRECT: lambda line, _facts: _("Hand %(number)d corrected again: its undo was undone.",
+    service.Action.CORRECT: lambda line, _facts: _("Hand %(number)d corrected again: its undo was undone.",
                                                  number=line.change.hand_number),
-    table.Action.REMOVE: lambda line, _facts: _("Hand %(number)d removed again: its undo was undone.",
+    service.Action.REMOVE: lambda line, _facts: _("Hand %(number)d removed again: its undo was undone.",
                                                 number=line.change.hand_number),
-    table.Action.JOIN: lambda line, facts: _("%(name)s joins before hand %(number)d again: the undo was undone.",
+    service.Action.JOIN: lambda line, facts: _("%(name)s joins before hand %(number)d again: the undo was undone.",
                                              name=facts["name"], number=_before_hand(line)),
-    table.Action.LEAVE: lambda line, facts: _("%(name)s leaves after hand %(number)d again: the undo was undone.",
+    service.Action.LEAVE: lambda line, facts: _("%(name)s leaves after hand %(number)d again: the undo was undone.",
                                               name=facts["name"], number=_before_hand(line) - 1),
-    table.Action.RULES: lambda _line, _facts: _("House rules changed again: the undo was undone."),
-    table.Action.TRICK: lambda line, facts: _("Trick %(trick)d of hand %(number)d entered again: %(cards)s.",
+    service.Action.RULES: lambda _line, _facts: _("House rules changed again: the undo was undone."),
+    service.Action.TRICK: lambda line, facts: _("Trick %(trick)d of hand %(number)d entered again: %(cards)s.",
                                               trick=facts["trick"], number=line.change.hand_number,
                                               cards=facts["cards"]),
-    table.Action.KITTY: lambda line, facts: _("The kitty of hand %(number)d turned over again: %(cards)s.",
+    service.Action.KITTY: lambda line, facts: _("The kitty of hand %(number)d turned over again: %(cards)s.",
                                               number=line.change.hand_number, cards=_cards(facts, "kitty")),
 }
 

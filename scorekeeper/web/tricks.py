@@ -8,13 +8,13 @@ import re
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 
-from . import rules, table
+from .. import rules, service
+from ..db.models import Game, db
 from .access import load_game
 from .explain import describe, explain
 from .forms import ConfirmForm, KittyForm, TrickForm, whole_number
 from .hands import CONFLICT, INVALID
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, _, card_letters
-from .models import Game, db
 
 bp = Blueprint("tricks", __name__)
 
@@ -107,7 +107,7 @@ def _leader(game, seat_text):
 def play_hand(game_id):
     """Play the open hand trick by trick: each trick's cards from the leader (R6-R13)."""
     game = load_game(game_id, scorer=True)
-    board, log, play = table.open_play(game)
+    board, log, play = service.open_play(game)
     if play is None:
         flash(_("The game is over. Correct a hand if the result is wrong (R17)."), "warning")
         return redirect(url_for("games.table", game_id=game.id))
@@ -118,8 +118,8 @@ def play_hand(game_id):
 
     form = TrickForm(request.form)
     form.seat_rows(players)
-    if table.kitty_needed(log, play):  # the trick form is not even on the page
-        return _kitty_first(game, board, log, play, form, table.KittyNeeded(play.kitty_taken_by))
+    if service.kitty_needed(log, play):  # the trick form is not even on the page
+        return _kitty_first(game, board, log, play, form, service.KittyNeeded(play.kitty_taken_by))
     valid = form.validate()
     if valid and form.based_on() is None:
         abort(400)
@@ -131,16 +131,16 @@ def play_hand(game_id):
         return _play_page(game, board, log, play, form), INVALID
     try:
         cards = rules.parse_cards(form.card_texts(), card_letters())
-        table.play_trick(game, cards, form.confirm.data, form.based_on())
+        service.play_trick(game, cards, form.confirm.data, form.based_on())
     except rules.IllegalLead as warning:
         form.illegal_lead = describe(warning)
         return _play_page(game, board, log, play, form), INVALID
     except (rules.NotACard, rules.ThirdCopy) as error:
         form.cards.entries[error.position].errors = [describe(error)]
         return _play_page(game, board, log, play, form), INVALID
-    except table.KittyNeeded as error:
+    except service.KittyNeeded as error:
         return _kitty_first(game, board, log, play, form, error)
-    except table.Conflict as error:
+    except service.Conflict as error:
         return _conflict(game_id, form, KittyForm(), error)
     except rules.RuleError as error:
         form.problem = describe(error, game.names_of(board.next_hand.seating))
@@ -154,7 +154,7 @@ def _cards_read(form, play):
     that every card that is no card or one copy too many is marked at once (R1, R2). Whether all is well.
 
     An empty card is the form's to mark; an apparently illegal lead is a warning the table may confirm,
-    left to ``table.play_trick`` (R6, R8).
+    left to ``service.play_trick`` (R6, R8).
     """
     letters = card_letters()
     cards = []
@@ -178,8 +178,8 @@ def _cards_read(form, play):
 def enter_kitty(game_id):
     """Say what the kitty held once its winner turns it over (R12)."""
     game = load_game(game_id, scorer=True)
-    board, log, play = table.open_play(game)
-    if play is None or not table.kitty_needed(log, play):
+    board, log, play = service.open_play(game)
+    if play is None or not service.kitty_needed(log, play):
         return redirect(url_for("tricks.play_hand", game_id=game.id))
     form = KittyForm(request.form)
     trick_form = TrickForm(data={"number": str(play.trick_number), "cards": [""] * play.players})
@@ -188,11 +188,11 @@ def enter_kitty(game_id):
     if form.based_on() is None:
         abort(400)
     try:
-        table.enter_kitty(game, rules.parse_cards(typed_cards(form.cards.data), card_letters()), form.based_on())
+        service.enter_kitty(game, rules.parse_cards(typed_cards(form.cards.data), card_letters()), form.based_on())
     except rules.RuleError as error:
         form.problem = describe(error, game.names_of(board.next_hand.seating))
         return _play_page(game, board, log, play, trick_form, form), INVALID
-    except table.Conflict as error:
+    except service.Conflict as error:
         return _conflict(game_id, trick_form, form, error)
     return redirect(url_for("tricks.play_hand", game_id=game_id))
 
@@ -205,8 +205,8 @@ def undo_trick(game_id):
     if not form.validate() or form.based_on() is None:
         abort(400)
     try:
-        number = table.take_back_trick(game, form.based_on())
-    except table.Conflict as error:
+        number = service.take_back_trick(game, form.based_on())
+    except service.Conflict as error:
         return _conflict(game_id, TrickForm(), KittyForm(), error)
     if number is not None:
         flash(_("Trick %(number)d taken back.", number=number), "success")
@@ -216,7 +216,7 @@ def undo_trick(game_id):
 def _conflict(game_id, form, kitty_form, error):
     """The hand as it is now, with what was typed kept: another device wrote first (409)."""
     game = load_game(game_id)
-    board, log, play = table.open_play(game)
+    board, log, play = service.open_play(game)
     if play is None:
         flash(describe(error), "warning")
         return redirect(url_for("games.table", game_id=game_id))
@@ -236,7 +236,7 @@ def _play_page(game, board, log, play, form, kitty_form=None, conflict=None):
     return render_template(
         "tricks/play.html", game=game, board=board, log=log, play=play, form=form,
         seated=game.names_of(board.next_hand.seating),
-        kitty_form=kitty_form or KittyForm(), kitty_needed=table.kitty_needed(log, play),
+        kitty_form=kitty_form or KittyForm(), kitty_needed=service.kitty_needed(log, play),
         revision=form.revision.data or game.revision, conflict=conflict,
         seen={str(card): copies for card, copies in play.copies_seen.items()},
     )

@@ -1,0 +1,1 @@
+"""Rows and the one place that turns them into engine values; the schema's migrations."""
