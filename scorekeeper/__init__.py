@@ -48,42 +48,13 @@ def create_app(test_config=None):
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)
 
-    from . import rules
-    from .db import migrate, models
-    from .documents import backup
-    from .documents import game as exchange
-    from .web import assets, explain, games, hands, i18n, live, pages, people, seating, serving, sheet, trail, tricks
+    from . import db, documents, web
 
     # Ids in paths stop where the database's integers stop: past that, a 404.
     app.url_map.converters["int"] = DatabaseIdConverter
-
-    i18n.init_app(app)
-    app.jinja_env.filters["explain"] = explain.explain
-    app.jinja_env.filters["house_rule"] = explain.house_rule
-    app.jinja_env.filters["direction_word"] = explain.direction_word
-    # Pages take the rules' numbers from the engine, never from a literal.
-    app.jinja_env.globals.update(
-        HEARTS_IN_HAND=rules.HEARTS_IN_HAND, MARIAS_IN_HAND=rules.MARIAS_IN_HAND,
-    )
-    # Block tags leave no blank lines or indentation behind: pages stay light.
-    app.jinja_env.trim_blocks = True
-    app.jinja_env.lstrip_blocks = True
-    models.init_app(app)
-    with app.app_context():
-        migrate.upgrade()  # creates the tables on first start, upgrades an older database
-    app.register_blueprint(games.bp)
-    app.register_blueprint(hands.bp)
-    app.register_blueprint(trail.bp)
-    app.register_blueprint(live.bp)
-    app.register_blueprint(tricks.bp)
-    app.register_blueprint(seating.bp)
-    app.register_blueprint(people.bp)
-    app.register_blueprint(pages.bp)
-    app.register_blueprint(sheet.bp)
-    exchange.init_app(app)
-    backup.init_app(app)
-    serving.init_app(app)
-    assets.init_app(app)
+    db.init_app(app)  # binds the database, and creates or upgrades its tables
+    web.init_app(app)  # languages, page filters, the blueprints, static files, the serve command
+    documents.init_app(app)  # export-game, import-game, backup, restore
     app.before_request(refuse_malformed_host)
     app.after_request(secure_headers)
     app.session_interface = SessionInterface()

@@ -13,7 +13,7 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.db.models import Game, db, read_shown_game
 from scorekeeper.web import live
-from scorekeeper.web.games import table_page
+from scorekeeper.web.game_pages import table_page
 from scorekeeper.web.rendered import FRESH_FOR
 
 from .tabletop import (

@@ -17,7 +17,7 @@ from scorekeeper import rules, service
 from scorekeeper.db.models import Change, Game, db
 from scorekeeper.documents.game import export_game, read_game
 from scorekeeper.web import explain
-from scorekeeper.web.access import load_game
+from scorekeeper.web.responses import load_game
 
 from .tabletop import SIX, create_game, exported, hidden_fields, random_taken, text_of
 from .tabletop import record_hand as record_web

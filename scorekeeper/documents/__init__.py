@@ -1,1 +1,9 @@
-"""What goes out and comes back in files: the game document and the backup."""
+"""What goes out and comes back in files: the game document (``game``) and the backup (``backup``)."""
+
+
+def init_app(app):
+    """The commands that write and read them: export-game, import-game, backup, restore."""
+    from . import backup, game
+
+    game.init_app(app)
+    backup.init_app(app)

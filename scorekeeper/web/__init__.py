@@ -1,1 +1,29 @@
-"""The web side: one module per blueprint, shared responses, forms, the wording of every message, the page cache."""
+"""The web side: one module per blueprint (none importing another), the responses they share, forms,
+the wording of every message (``explain``, ``i18n``) and the pages kept rendered (``rendered``)."""
+
+BLUEPRINTS = ("games", "hands", "trail", "live", "tricks", "seating", "people", "pages", "sheet")
+
+
+def init_app(app):
+    """Languages, the pages' filters and the rules' numbers, every blueprint, static files, the serve command."""
+    from importlib import import_module
+
+    from .. import rules, service
+    from . import assets, explain, i18n, rendered, serving
+
+    i18n.init_app(app)
+    app.jinja_env.filters["explain"] = explain.explain
+    app.jinja_env.filters["house_rule"] = explain.house_rule
+    app.jinja_env.filters["direction_word"] = explain.direction_word
+    # Pages take the rules' numbers from the engine, never from a literal.
+    app.jinja_env.globals.update(
+        HEARTS_IN_HAND=rules.HEARTS_IN_HAND, MARIAS_IN_HAND=rules.MARIAS_IN_HAND,
+    )
+    # Block tags leave no blank lines or indentation behind: pages stay light.
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    for name in BLUEPRINTS:
+        app.register_blueprint(import_module(f"{__name__}.{name}").bp)
+    service.after_commit(rendered.forget)  # a write made here shows at once in this process's kept pages
+    serving.init_app(app)
+    assets.init_app(app)

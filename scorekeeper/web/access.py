@@ -11,51 +11,10 @@ the browser (Cache-Control: no-store): they hold forms and the secret link.
 import hashlib
 import hmac
 
-from flask import abort, after_this_request, current_app, session
-from sqlalchemy.orm import joinedload, selectinload
-
-from ..db.models import Game, Hand, TrickLog, db, read_shown_game
+from flask import abort, current_app, session
 
 SESSION_KEYS = "scorer_keys"  # the name from when the session held the keys themselves
 KEPT_GAMES = 40  # passes of the newest games only: the session cookie stays well under a browser's 4 KB
-
-GAME_LOADING = [
-    joinedload(Game.players),
-    selectinload(Game.hands).joinedload(Hand.takings),
-    selectinload(Game.trick_logs).selectinload(TrickLog.tricks),
-    selectinload(Game.changes),
-    selectinload(Game.seat_changes),
-]
-
-
-def load_game(game_id, scorer=False):
-    """The game with all it holds in six queries at most, or 404.
-
-    The queries: the game with its players, the hands with their takings, the
-    trick logs, their tricks, the changes and the seat changes.
-
-    With ``scorer``, a device without the game's scorer key is refused (403).
-    """
-    game = db.get_or_404(Game, game_id, options=GAME_LOADING)
-    if scorer:
-        require_scorer(game)
-        after_this_request(not_stored)
-    return game
-
-
-def load_shown_game(game_id):
-    """The game as its pages show it (``ShownGame``: plain values, no trick), or 404."""
-    game = read_shown_game(game_id)
-    if game is None:
-        abort(404)
-    return game
-
-
-def not_stored(response):
-    """Keep a scorer's page out of the browser's and any proxy's cache."""
-    response.cache_control.no_store = True
-    return response
-
 
 def scorer_pass(scorer_key):
     """What the session keeps to prove it holds ``scorer_key``: a keyed hash, useless without the app's secret."""

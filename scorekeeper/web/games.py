@@ -10,21 +10,17 @@ from werkzeug.datastructures import CombinedMultiDict, MultiDict
 from .. import rules, service
 from ..db.models import Game, Hand, db, name_key
 from ..documents.game import MOST_UPLOADED_HANDS, DocumentError, dumps, export_game, read_text
-from .access import grant, is_scorer, load_game, load_shown_game, matches
-from .chart import score_chart
+from .access import grant, is_scorer, matches
 from .explain import describe
 from .forms import ImportForm, NewGameForm, whole_number
-from .hands import CONFLICT, INVALID
+from .game_pages import table_page
 from .i18n import _
-from .people import quick_picks
 from .rendered import game_page, scoreboard
-from .serving import qr_svg, reachable_by_others, shared_url, watch_url
-from .trail import trail_page
+from .responses import CONFLICT, INVALID, load_game
+from .season import quick_picks
 
 bp = Blueprint("games", __name__)
 
-RECENT_HANDS = 10  # hands in the table view's history; all of them one tap away
-RECENT_CHANGES = 5  # trail entries on the table view; the whole trail one tap away
 GAMES_A_PAGE = 20
 
 
@@ -164,23 +160,6 @@ def table(game_id):
     The scorer's device sees the controls; everyone else sees the read-only view.
     """
     return game_page(game_id, lambda scorer: table_page(game_id, scorer))
-
-
-def table_page(game_id, scorer):
-    """The table view of a game, with the scorer's controls or read-only; its HTML and CSRF token."""
-    game = load_shown_game(game_id)
-    board = scoreboard(game)
-    trail = trail_page(game, readonly=not scorer, newest=RECENT_CHANGES)
-    page = {"game": game, "board": board, "readonly": not scorer,
-            "recent_hands": RECENT_HANDS, "chart": score_chart(board, game.names), **trail}
-    if scorer and reachable_by_others():
-        share = watch_url(game)
-        page.update(
-            share_url=share, share_qr=qr_svg(share),
-            scorer_link=shared_url("games.become_scorer", game_id=game.id, key=game.scorer_key),
-        )
-    token = trail["undo_form"].csrf_token.current_token if trail["undo_form"] and trail["trail"] else None
-    return render_template("games/table.html", **page), token
 
 
 @bp.get("/games/<int:game_id>/hands")

@@ -7,15 +7,13 @@ word the error it may raise, and redirect.
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from .. import rules, service
-from .access import load_game
 from .explain import describe
 from .forms import ConfirmForm, HandForm
 from .i18n import _
+from .responses import CONFLICT, INVALID, load_game
 
 bp = Blueprint("hands", __name__)
 
-INVALID = 400  # status of a form shown again with its errors
-CONFLICT = 409  # status of a form shown again because another device wrote first
 HAND_ERRORS = (rules.RuleError,)  # what the engine refuses in a hand, worded next to the form
 DRAFT_SAVED = "draft-saved"  # a flash's category whose message is the key of a draft the device may drop
 

@@ -1,10 +1,9 @@
 """The whole table watching: a read-only view, a big-screen display, and the live state."""
 
-from flask import Blueprint, abort, jsonify, render_template, request
+from flask import Blueprint, abort, jsonify, request
 
-from .access import load_shown_game
-from .games import table_page
-from .rendered import game_page, game_revision, scoreboard
+from .game_pages import display_page, table_page
+from .rendered import game_page, game_revision
 
 bp = Blueprint("live", __name__)
 
@@ -34,6 +33,3 @@ def display(game_id):
     return game_page(game_id, lambda _scorer: (display_page(game_id), None), readonly=True)
 
 
-def display_page(game_id):
-    game = load_shown_game(game_id)
-    return render_template("games/display.html", game=game, board=scoreboard(game))

@@ -26,9 +26,10 @@ from flask_babel import get_locale
 from sqlalchemy import select
 
 from ..db.models import Game, db
-from .access import holds_key, not_stored
+from .access import holds_key
 from .assets import encoded
 from .forms import ConfirmForm
+from .responses import not_stored
 
 MOST_PAGES = 300  # about 40 KB each with its gzip copy: a dozen megabytes at most
 MOST_SCOREBOARDS = 300

@@ -8,11 +8,11 @@ word the error it may raise, and redirect.
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from .. import rules, service
-from .access import is_scorer, load_game
+from .access import is_scorer
 from .explain import describe, house_rule
 from .forms import GameRulesForm, HouseRulesForm, JoinForm, LeaveForm
-from .hands import CONFLICT, INVALID
 from .i18n import _
+from .responses import CONFLICT, INVALID, load_game
 
 bp = Blueprint("seating", __name__)
 

@@ -7,8 +7,8 @@ from babel.numbers import get_decimal_symbol
 from flask import Blueprint, Response, render_template
 from flask_babel import get_locale
 
-from .access import load_game
 from .i18n import DEFAULT_LANGUAGE, _
+from .responses import load_game
 
 bp = Blueprint("sheet", __name__)
 

@@ -6,13 +6,12 @@ Views read the form, call ``service.undo``, word the error it may raise, and red
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
 from .. import rules, service
-from ..db.models import record_of_facts
-from .access import is_scorer, load_game, not_stored
-from .explain import describe, trail_entry, trail_now, why_not_undoable
+from .access import is_scorer
+from .explain import describe, trail_entry
 from .forms import ConfirmForm
-from .hands import CONFLICT
+from .game_pages import shown_entry, trail_page
 from .i18n import _
-from .rendered import scoreboard
+from .responses import CONFLICT, load_game, not_stored
 
 bp = Blueprint("trail", __name__)
 
@@ -57,7 +56,7 @@ def undo_change(game_id, change_id):
 
 def _undo_page(game, line, form):
     """Ask before an undo: what it takes back, and for a hand taken out its figures (R17)."""
-    entry = _entry(game, line, {})
+    entry = shown_entry(game, line, {})
     removed = None
     if line.removes_a_hand and line.undoable:
         hand = next(hand for hand in game.hands if hand.key == line.hand_key)
@@ -65,35 +64,3 @@ def _undo_page(game, line, form):
     return render_template("games/undo.html", game=game, entry=entry, removed=removed, form=form)
 
 
-def trail_page(game, readonly, newest=None):
-    """What a page needs to show the trail (the ``newest`` entries only, if given)."""
-    lines = service.trail(game)
-    shown = lines if newest is None else lines[:newest]
-    seatings = {}  # hand key -> who played it, for entries that did not keep it (read from the page's board)
-    if any(line.subject is service.Subject.HAND and "seating" not in (line.after or line.before or {})
-           for line in shown):
-        seatings = {hand.key: summary.seating for hand, summary in zip(game.hands, scoreboard(game).hands)}
-    return {
-        "trail": [_entry(game, line, seatings) for line in shown],
-        "trail_length": len(lines),
-        "undo_form": None if readonly else ConfirmForm(),
-    }
-
-
-def _entry(game, line, seatings):
-    """One trail line as the page shows it: what it did, the figures it replaced or took out, its Undo."""
-    entry = {"line": line, "what": trail_entry(line), "now": trail_now(line), "why_not": why_not_undoable(line),
-             "changed": None, "removed": None}
-    if line.subject is service.Subject.HAND and line.before is not None:
-        before = record_of_facts(line.before)
-        seating = line.before.get("seating") or seatings.get(line.hand_key) or range(len(before.taken))
-        names = game.names_of(seating)
-        if line.after is None:  # a hand taken out: all its figures, so nothing has to be retyped
-            entry["removed"] = {"seats": list(zip(names, before.taken)), "moon": before.moon}
-        else:  # a hand's figures replaced: who changed, and how
-            after = record_of_facts(line.after)
-            entry["changed"] = {
-                "seats": [(name, old, new) for name, old, new in zip(names, before.taken, after.taken) if old != new],
-                "moon": (before.moon, after.moon) if before.moon != after.moon else None,
-            }
-    return entry

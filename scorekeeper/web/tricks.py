@@ -10,11 +10,10 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 
 from .. import rules, service
 from ..db.models import Game, db
-from .access import load_game
 from .explain import describe, explain
 from .forms import ConfirmForm, KittyForm, TrickForm, whole_number
-from .hands import CONFLICT, INVALID
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, _, card_letters
+from .responses import CONFLICT, INVALID, load_game
 
 bp = Blueprint("tricks", __name__)
 

@@ -1,0 +1,71 @@
+"""What the service raises besides the engine's refusals, for the views to word (web/explain.py)."""
+
+
+
+from .. import rules
+
+
+class Conflict(Exception):
+    """Another device changed the game first, or the database refused the write; nothing was saved."""
+
+
+class UndoRefused(Exception):
+    """A trail entry that cannot be undone now; ``line`` says why (see ``TrailLine``)."""
+
+    def __init__(self, line):
+        super().__init__(f"change {line.change.id} cannot be undone now")
+        self.line = line
+
+
+class NameTaken(Exception):
+    """A joiner's name is already a player's in this game (who may have left): names stay unique."""
+
+    def __init__(self, name):
+        super().__init__(f"{name!r} already plays or played in this game")
+        self.name = name
+
+
+class SamePerson(Exception):
+    """Two names of one game are one person: one name written two ways ("Ana", "Ａｎａ"),
+    or the spellings of two people merged into one. ``name`` is the second, ``other`` the first."""
+
+    def __init__(self, name, other):
+        super().__init__(f"{name!r} and {other!r} are one person")
+        self.name = name
+        self.other = other
+
+
+class PeopleRefused(Exception):
+    """A change to the club's people that cannot be made; ``reason`` says why, ``name`` and ``game`` what in.
+
+    Reasons: "name_taken" (the name is another person's), "same" (a person
+    merged with themselves), "merged" (someone already merged away),
+    "played_together" (both sat in game ``game``: they are two people),
+    "undone" (an entry undone already), "later_merge" (merged away since:
+    undo that first), "not_undoable" (a rename, or an undo).
+    """
+
+    def __init__(self, reason, name=None, game=None):
+        super().__init__(f"refused: {reason}")
+        self.reason = reason
+        self.name = name
+        self.game = game
+
+
+class HandUnderWay(rules.RuleError):
+    """A player joining or leaving (or such a change undone) while the open hand has tricks entered: the
+    tricks were played by the table as it sits (R1); ``number`` is the hand."""
+
+    rule = "R1"
+
+    def __init__(self, number):
+        super().__init__(f"hand {number} is being played trick by trick: nobody joins or leaves now")
+        self.number = number
+
+
+class KittyNeeded(Exception):
+    """A trick was entered before the table said what the kitty held (R12)."""
+
+    def __init__(self, taker):
+        super().__init__(f"seat {taker} took the kitty: say what it held first (R12)")
+        self.taker = taker

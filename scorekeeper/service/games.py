@@ -1,0 +1,190 @@
+"""New games, imports and restores: a game's rows written in one transaction, its players linked to people."""
+
+from dataclasses import dataclass, replace
+from datetime import date
+
+from sqlalchemy import insert, select, update
+
+from .. import rules
+from ..db.models import (
+    Game,
+    Hand,
+    Person,
+    PersonName,
+    Player,
+    SeatChange,
+    Taking,
+    Trick,
+    TrickLog,
+    cards_text,
+    db,
+    variant_columns,
+)
+from .errors import Conflict
+from .hands import uncollected
+from .people import check_one_person_each, people_of
+from .tricks import PlayedLog, check_log
+from .writing import inserted, writing
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """Everything a new or imported game is made of, already checked (R1, R4, R16).
+
+    ``names`` is the roster: hand 1's seating, then each joiner in the order
+    of ``seat_changes`` (engine ``Join`` and ``Leave`` values).
+    """
+
+    name: str
+    target: int
+    first_dealer: int
+    names: tuple[str, ...]
+    hands: tuple[rules.HandRecord, ...] = ()
+    logs: tuple[PlayedLog | None, ...] = ()  # one a hand, None where it was not played trick by trick
+    variant: rules.Variant = rules.SEEDS
+    seat_changes: tuple[rules.SeatChange, ...] = ()
+
+    @property
+    def starting_players(self):
+        return rules.starting_players(len(self.names), self.seat_changes)
+
+    def scoreboard(self):
+        return rules.score_game(self.starting_players, self.first_dealer, self.target, self.hands,
+                                self.variant, self.seat_changes)
+
+
+def new_game(name, target, first_dealer, names, variant=rules.SEEDS):
+    """Create a game: players clockwise from seat 0, the first dealer, the target, the house rules (R1, R4, R16)."""
+    return import_game(GameFacts(name, target, first_dealer, tuple(names), variant=variant))
+
+
+def import_game(facts):
+    """Create a game from ``GameFacts``: a new one, or an imported one with its hands and trick logs."""
+    checked = _checked_game(facts)
+    return _written_twice_if_need_be(lambda: _insert_game(checked))
+
+
+@dataclass(frozen=True)
+class KnownPerson:
+    """A person a backup knew by several names (``keys``, as ``name_key`` makes them): merged or renamed."""
+
+    name: str
+    keys: tuple[str, ...]
+
+
+def restore_backup(games_facts, people=()):
+    """Create every game of a backup in one transaction: all of them or none.
+
+    The backup's ``people`` (``KnownPerson``) come first, so that its games'
+    names find them: a person none of whose names is known here is created
+    with all of them; names new here join the one person who has the others.
+    Names that several people have here stay as they are (merge them by hand).
+    """
+    checked = [_checked_game(facts) for facts in games_facts]
+
+    def insert_all():
+        made = {_know(person): person.name for person in people}
+        games = [_insert_game(facts) for facts in checked]
+        made.pop(None, None)
+        if made:  # shown as the backup showed them, not by the spelling of the last game restored
+            db.session.execute(update(Person), [{"id": person, "name": name} for person, name in made.items()])
+        return games
+
+    return _written_twice_if_need_be(insert_all)
+
+
+def _written_twice_if_need_be(insert_rows):
+    """Insert new games' rows in one transaction, and once more if that was refused (``Conflict``).
+
+    A new game claims no revision: the one race it can lose is another
+    device making the same new person at the same moment. The second try
+    finds that person and links to them.
+    """
+    try:
+        with writing():
+            return insert_rows()
+    except Conflict:
+        with writing():
+            return insert_rows()
+
+
+def _know(person):
+    """Make a backup's ``KnownPerson`` known here (see ``restore_backup``); their id if they were made here."""
+    owners = dict(db.session.execute(
+        select(PersonName.key, PersonName.person_id).where(PersonName.key.in_(person.keys))).all())
+    if len(set(owners.values())) > 1:
+        return None
+    owner = next(iter(owners.values()), None)
+    made = owner is None
+    if made:
+        owner = inserted(Person, [{"name": person.name}])[0]
+    unknown = [key for key in person.keys if key not in owners]
+    if unknown:
+        db.session.execute(insert(PersonName), [{"key": key, "person_id": owner} for key in unknown])
+    return owner if made else None
+
+
+def _checked_game(facts):
+    """``facts`` with a name, if the engine accepts the table, target and hands (R1, R4, R16)."""
+    rules.check_players(facts.starting_players)
+    rules.check_target(facts.target)
+    check_one_person_each(facts.names)
+    board = facts.scoreboard()
+    for log, hand in zip(facts.logs, board.hands):
+        if log is not None:
+            check_log(log, len(hand.seating), facts.variant)
+    return replace(facts, name=facts.name.strip() or date.today().isoformat())
+
+
+def _insert_game(facts):
+    """Store checked ``GameFacts``: the game through the ORM, its rows as one multi-row insert a table.
+
+    An imported game of 200 hands holds some 3,000 rows; as ORM objects they
+    cost most of the import, as plain inserts a small part of it.
+    """
+    game = Game(name=facts.name, target=facts.target, first_dealer=facts.first_dealer,
+                last_hand_key=len(facts.hands), **variant_columns(facts.variant))
+    db.session.add(game)
+    db.session.flush()
+    db.session.execute(insert(Player), [
+        {"game_id": game.id, "seat": seat, "name": name, "person_id": person}
+        for seat, (name, person) in enumerate(zip(facts.names, people_of(facts.names)))])
+    if facts.seat_changes:
+        db.session.execute(insert(SeatChange), [
+            {"game_id": game.id, **seat_change_columns(change)} for change in facts.seat_changes])
+    if not facts.hands:
+        return game
+    hand_ids = inserted(Hand, [
+        {"game_id": game.id, "number": number, "key": number,
+         "moon": None if record.moon is None else record.moon.value,
+         **_uncollected_columns(record, facts.variant)}
+        for number, record in enumerate(facts.hands, start=1)])
+    db.session.execute(insert(Taking), [
+        {"hand_id": hand_id, "seat": seat, "hearts": taken.hearts, "marias": taken.marias, "jacks": taken.jacks}
+        for hand_id, record in zip(hand_ids, facts.hands) for seat, taken in enumerate(record.taken)])
+    played = [(hand_id, log) for hand_id, log in zip(hand_ids, facts.logs) if log is not None]
+    if played:
+        log_ids = inserted(TrickLog, [
+            {"game_id": game.id, "hand_id": hand_id, "first_leader": log.first_leader,
+             "kitty": cards_text(log.kitty) if log.kitty else None}
+            for hand_id, log in played])
+        tricks = [{"log_id": log_id, "number": number, "cards": cards_text(cards), "confirmed": confirmed}
+                  for log_id, (_hand_id, log) in zip(log_ids, played)
+                  for number, (cards, confirmed) in enumerate(log.tricks, start=1)]
+        if tricks:  # a log may hold only the kitty; an insert of no rows would be one of an empty row
+            db.session.execute(insert(Trick), tricks)
+    return game
+
+
+def _uncollected_columns(record, variant):
+    """What nobody collected in a hand (R13), as its row holds it."""
+    left = uncollected(record, variant)
+    return {"uncollected_hearts": left.hearts, "uncollected_marias": left.marias, "uncollected_jacks": left.jacks}
+
+
+def seat_change_columns(change):
+    """An engine ``Join`` or ``Leave`` as a ``SeatChange`` row's columns."""
+    if isinstance(change, rules.Join):
+        return {"kind": "join", "before_hand": change.before_hand, "player": change.player,
+                "at": change.at, "start": change.start}
+    return {"kind": "leave", "before_hand": change.before_hand, "player": change.player, "at": None, "start": None}

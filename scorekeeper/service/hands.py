@@ -1,0 +1,147 @@
+"""Recording, correcting and removing hands (R13-R17)."""
+
+from dataclasses import replace
+
+from sqlalchemy import select
+
+from .. import rules
+from ..db.models import (
+    Game,
+    Hand,
+    db,
+)
+from .entries import Action, hand_facts, trail_hand
+from .errors import Conflict
+from .writing import writing
+
+
+def record_hand(game, taken, moon, last_trick_reserved, based_on, nothing_collected=False):
+    """Record the next hand (R13-R16); a hand played trick by trick keeps its tricks.
+
+    ``taken`` follows the next hand's seating; ``nothing_collected`` says the
+    table confirmed that nobody collected anything (``rules.NothingCollected``).
+    """
+    record = rules.check_hand(taken, moon, last_trick_reserved, game.variant,
+                              nothing_collected_confirmed=nothing_collected)
+    board = game.scoreboard(game.records() + [record])
+    with writing(game, based_on):
+        hand = _new_hand(game, len(game.hands) + 1, record)
+        game.hands.append(hand)
+        log = game.trick_log
+        if log is not None and log.tricks:
+            log.hand = hand
+        elif log is not None:
+            game.trick_logs.remove(log)  # nothing was played: nothing to keep
+        trail_hand(game, Action.RECORD, hand, after=hand_facts(record, board.hands[-1].seating, log=log))
+    return hand
+
+
+def correct_hand(game, number, taken, moon, last_trick_reserved, based_on, nothing_collected=False):
+    """Correct hand ``number``; everything derived follows and the trail keeps the old facts (R17)."""
+    hand = game.hands[number - 1]
+    record = rules.check_hand(taken, moon, last_trick_reserved, game.variant,
+                              nothing_collected_confirmed=nothing_collected)
+    before = hand.record()
+    if record == before:
+        # Nothing to write, but a stale form is still refused. The revision is
+        # read again, after the hands: a write that slipped in between the
+        # reads of the game and of its hands shows here.
+        if db.session.execute(select(Game.revision).where(Game.id == game.id)).scalar() != based_on:
+            raise Conflict()
+        return hand
+    records = game.records()
+    records[number - 1] = record
+    seating = game.scoreboard(records).hands[number - 1].seating
+    with writing(game, based_on):
+        set_facts(hand, record, game.variant)
+        trail_hand(game, Action.CORRECT, hand, before=hand_facts(before, seating), after=hand_facts(record, seating))
+    return hand
+
+
+def remove_hand(game, number, based_on):
+    """Remove hand ``number``; later hands move up one, and so do the seat changes after it;
+    the trail keeps it, tricks too, and where every seat change then stood (R17)."""
+    hand = game.hands[number - 1]
+    facts, previous, apply = deletion(game, hand)
+    with writing(game, based_on):
+        trail_hand(game, Action.REMOVE, hand, before=facts, after_key=previous)
+        apply()
+
+
+def deletion(game, hand):
+    """Take ``hand`` out of the game, checked through the engine first (R16, R1): its facts as the trail
+    keeps them, the key of the hand it followed, and the function that then deletes its rows.
+
+    Later hands move up one number, and so do the seat changes after it; the
+    facts keep its trick log, which seat changes moved and where every seat
+    change then stands, so that putting it back can restore exactly that.
+    """
+    number = hand.number
+    records = game.records()
+    del records[number - 1]
+    moving = seat_changes_after(game, number)
+    game.scoreboard(records, changes=moved_up(game, moving))
+    seating = rules.seatings(game.starting_players, game.seat_change_values(), len(game.hands),
+                             game.target)[number - 1]
+    facts = hand_facts(hand.record(), seating, trick_log=hand.trick_log, moved=[change.id for change in moving],
+                        seats=[[change.id, change.before_hand - (change in moving)] for change in game.seat_changes])
+    previous = game.hands[number - 2].key if number > 1 else None
+    return facts, previous, lambda: remove_row(game, hand)
+
+
+def seat_changes_after(game, number):
+    """The seat changes that follow hand ``number``: they move up one with the hands after it."""
+    return [change for change in game.seat_changes if change.before_hand > number]
+
+
+def moved_up(game, moving):
+    """The game's seat changes as engine values, those in ``moving`` one hand earlier."""
+    return [replace(change.value(), before_hand=change.before_hand - 1) if change in moving else change.value()
+            for change in game.seat_changes]
+
+
+def _new_hand(game, number, record):
+    game.last_hand_key = (game.last_hand_key or 0) + 1
+    hand = Hand(number=number, key=game.last_hand_key)
+    set_facts(hand, record, game.variant)
+    return hand
+
+
+def set_facts(hand, record, variant):
+    hand.set_facts(record, uncollected(record, variant))
+
+
+def uncollected(record, variant):
+    """What nobody collected in a hand: all its hearts and Black Marias (and J♦) less those taken (R13)."""
+    return rules.check_takings(dict(enumerate(record.taken)), variant)
+
+
+def attach_log(game, hand, log):
+    log.hand = hand
+    game.trick_logs.append(log)
+
+
+def remove_row(game, hand):
+    """Delete one hand (and its trick log); later hands, and the seat changes after it, move up one number.
+
+    Each move is flushed on its own, in an order that never puts two hands
+    on one number, which the (game, number) unique index forbids.
+    """
+    for change in seat_changes_after(game, hand.number):
+        change.before_hand -= 1
+    later = [other for other in game.hands if other.number > hand.number]
+    if hand.trick_log is not None:
+        game.trick_logs.remove(hand.trick_log)
+    game.hands.remove(hand)
+    db.session.flush()
+    for other in later:
+        other.number -= 1
+        db.session.flush()
+
+
+def insert_row(game, hand):
+    """Insert ``hand`` at its number; that hand and the later ones move down one, last first."""
+    for other in sorted((h for h in game.hands if h.number >= hand.number), key=lambda h: -h.number):
+        other.number += 1
+        db.session.flush()
+    game.hands.insert(hand.number - 1, hand)

@@ -1,0 +1,126 @@
+"""A changing table and a game's own rules: players who join or leave (R1), house rules (R5, R14, R15)."""
+
+
+
+from .. import rules
+from ..db.models import (
+    Player,
+    SeatChange,
+    db,
+    name_key,
+    variant_columns,
+)
+from .entries import Action, trail_game
+from .errors import HandUnderWay, NameTaken
+from .games import seat_change_columns
+from .people import people_of, refuse_repeats
+from .writing import writing
+
+
+def change_house_rules(game, variant, based_on):
+    """Play the game under other house rules from now on and through every recorded hand (R17).
+
+    Refused (a ``rules.RuleError``) when a recorded hand does not fit them,
+    e.g. J♦ counted where they no longer score.
+    """
+    before = game.variant
+    if variant == before:
+        return game
+    check_hands_under(game, variant)
+    with writing(game, based_on):
+        set_house_rules(game, variant)
+        trail_game(game, Action.RULES, before=before.facts(), after=variant.facts())
+    return game
+
+
+def set_house_rules(game, variant):
+    for column, value in variant_columns(variant).items():
+        setattr(game, column, value)
+
+
+def check_hands_under(game, variant):
+    """Every recorded hand, scored under ``variant``; raises ``JacksFixed`` or ``HandDoesNotFit``."""
+    if game.hands and variant.jack_of_diamonds != game.variant.jack_of_diamonds:
+        raise JacksFixed()
+    for hand in game.hands:
+        record = hand.record()
+        try:
+            rules.score_hand(dict(enumerate(record.taken)), record.moon, variant)
+        except rules.RuleError as error:
+            raise HandDoesNotFit(hand.number, error) from None
+    game.scoreboard(variant=variant)
+
+
+class JacksFixed(Exception):
+    """The J♦ house rule changed once hands are recorded: they do not say who took the J♦ (or would lose it)."""
+
+
+class HandDoesNotFit(rules.RuleError):
+    """A recorded hand that other house rules would refuse: ``number`` and the engine's ``error``."""
+
+    def __init__(self, number, error):
+        super().__init__(f"hand {number}: {error}")
+        self.number = number
+        self.error = error
+        self.rule = error.rule
+
+
+def seat_player(game, name, at, start, based_on):
+    """A player joins before the next hand, at place ``at`` of the seating as it stands, with ``start`` points (R1).
+
+    ``start`` is a total or a ``rules.StartRule``; raises ``NameTaken`` for
+    a name already in the game and ``rules.SeatingRefused`` for a table the
+    rules cannot seat.
+    """
+    name = name.strip()
+    if any(name_key(name) == name_key(taken) for taken in game.names):
+        raise NameTaken(name)
+    if isinstance(start, (rules.StartRule, str)):
+        start = rules.starting_total(game.scoreboard(), start)
+    join = rules.Join(len(game.hands) + 1, len(game.names), at, start)
+    _add_seat_change(game, join, name, based_on)
+    return join
+
+
+def see_off(game, player, based_on):
+    """Player ``player`` (a roster number) leaves before the next hand, keeping their total (R1)."""
+    leave = rules.Leave(len(game.hands) + 1, player)
+    _add_seat_change(game, leave, game.names[player], based_on)
+    return leave
+
+
+def _add_seat_change(game, change, name, based_on):
+    """Check a ``Join`` or ``Leave`` through the engine (after the game is over it refuses any), then store it
+    with its trail entry; a joiner becomes a player of the game under ``name``."""
+    refuse_while_under_way(game)
+    game.scoreboard(changes=game.seat_change_values() + [change])
+    with writing(game, based_on):
+        facts = seated(game, change, name)
+        trail_game(game, Action(facts["kind"]), hand_number=change.before_hand, after=facts)
+
+
+def refuse_while_under_way(game):
+    """Raise ``HandUnderWay`` when the open hand has tricks entered (by the table as it sits now)."""
+    log = game.trick_log
+    if log is not None and log.tricks:
+        raise HandUnderWay(len(game.hands) + 1)
+
+
+def seated(game, change, name, row_id=None, player_id=None):
+    """Write a ``Join`` or ``Leave`` (and a joiner's player, linked to their person); the facts the trail keeps.
+
+    ``row_id`` and ``player_id`` put back the rows an undo took out under the ids they had.
+    """
+    player = None
+    if isinstance(change, rules.Join):
+        person = people_of([name])[0]
+        refuse_repeats([*game.names, name], [*(player.person_id for player in game.players), person])
+        player = Player(id=player_id, seat=change.player, name=name, person_id=person)
+        game.players.append(player)
+    row = SeatChange(id=row_id, **seat_change_columns(change))
+    game.seat_changes.append(row)
+    db.session.flush()  # the rows' ids, for the trail to name them
+    facts = {"id": row.id, "name": name, **seat_change_columns(change)}
+    if player is not None:
+        facts["player_id"] = player.id
+    return facts

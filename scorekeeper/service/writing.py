@@ -1,0 +1,86 @@
+"""One transaction, one claim: every write claims its game's revision, writes, and commits, all or nothing.
+
+What must follow a committed write in this process (the web's kept pages
+moving on) registers with ``after_commit``: the service imports nothing of
+the web, and reads nothing back after its commit.
+"""
+
+from contextlib import contextmanager
+
+from sqlalchemy import insert, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm.exc import StaleDataError
+
+from ..db.models import Game, db
+from .errors import Conflict
+
+_AFTER_COMMIT = []  # what runs after each committed write to a game, with the game's id
+
+
+def after_commit(callback):
+    """Have ``callback(game_id)`` called after every committed write to a game, in this process."""
+    if callback not in _AFTER_COMMIT:
+        _AFTER_COMMIT.append(callback)
+
+
+@contextmanager
+def writing(game=None, based_on=None):
+    """Claim ``game`` at revision ``based_on``, let the caller write, and commit, all or nothing.
+
+    Without a ``game`` (a new one, an import, a restore) there is nothing to claim.
+
+    The claim comes first: it moves the revision only if nobody moved it
+    since the caller's form was shown, and on PostgreSQL it also locks the
+    game's row, so that two writers of one game queue instead of
+    deadlocking. Every refusal of the database inside becomes ``Conflict``.
+    """
+    game_id = None if game is None else game.id  # read now: after the commit every attribute is expired
+    try:
+        if game_id is not None:
+            claim(game_id, based_on)
+        yield
+        db.session.flush()
+        db.session.commit()
+    except Conflict:
+        db.session.rollback()
+        raise
+    except (IntegrityError, StaleDataError):
+        db.session.rollback()
+        raise Conflict() from None
+    except OperationalError as error:
+        db.session.rollback()
+        if _contention(error):
+            raise Conflict() from None
+        raise
+    except BaseException:
+        db.session.rollback()
+        raise
+    if game_id is not None:
+        for callback in _AFTER_COMMIT:
+            callback(game_id)
+
+
+def claim(game_id, based_on):
+    """Move the game's revision on from ``based_on``, or raise ``Conflict``: another device moved it first."""
+    moved = db.session.execute(
+        update(Game).where(Game.id == game_id, Game.revision == based_on).values(revision=Game.revision + 1),
+        execution_options={"synchronize_session": False},
+    )
+    if moved.rowcount != 1:
+        raise Conflict()
+
+
+# SQLSTATEs of PostgreSQL's serialization failure and deadlock; SQLite says "locked" or "busy".
+_RETRYABLE_STATES = {"40001", "40P01"}
+
+
+def _contention(error):
+    """Whether the database refused a write only because another writer held the game."""
+    state = getattr(error.orig, "sqlstate", None)
+    message = str(error.orig).lower()
+    return state in _RETRYABLE_STATES or "database is locked" in message or "database is busy" in message
+
+
+def inserted(model, rows):
+    """Insert ``rows`` of ``model`` in one statement; their new ids, in the order given."""
+    return db.session.execute(insert(model).returning(model.id, sort_by_parameter_order=True), rows).scalars().all()

@@ -1,0 +1,48 @@
+"""What several blueprints answer alike: the statuses of a refused or conflicting form, and a game loaded
+with a permission (``load_game(id, scorer=True)``, as flaskr's ``get_post(id, check_author=True)``)."""
+
+from flask import abort, after_this_request
+from sqlalchemy.orm import joinedload, selectinload
+
+from ..db.models import Game, Hand, TrickLog, db, read_shown_game
+from .access import require_scorer
+
+INVALID = 400  # status of a form shown again with its errors
+CONFLICT = 409  # status of a form shown again because another device wrote first
+
+GAME_LOADING = [
+    joinedload(Game.players),
+    selectinload(Game.hands).joinedload(Hand.takings),
+    selectinload(Game.trick_logs).selectinload(TrickLog.tricks),
+    selectinload(Game.changes),
+    selectinload(Game.seat_changes),
+]
+
+
+def load_game(game_id, scorer=False):
+    """The game with all it holds in six queries at most, or 404.
+
+    The queries: the game with its players, the hands with their takings, the
+    trick logs, their tricks, the changes and the seat changes.
+
+    With ``scorer``, a device without the game's scorer key is refused (403).
+    """
+    game = db.get_or_404(Game, game_id, options=GAME_LOADING)
+    if scorer:
+        require_scorer(game)
+        after_this_request(not_stored)
+    return game
+
+
+def load_shown_game(game_id):
+    """The game as its pages show it (``ShownGame``: plain values, no trick), or 404."""
+    game = read_shown_game(game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+def not_stored(response):
+    """Keep a scorer's page out of the browser's and any proxy's cache."""
+    response.cache_control.no_store = True
+    return response

@@ -1,0 +1,280 @@
+"""The club's figures over a season, read from the recorded hands through the engine (R17).
+
+Each game is scored by the engine and its players' ``rules.Figures`` are
+kept for that revision of the game, so that a season of a thousand games
+costs one statement once its games were seen, and a correction anywhere
+flows into every page. The people blueprint shows them; New game offers
+the quick picks.
+"""
+
+import itertools
+from dataclasses import dataclass, fields
+from datetime import datetime, time
+
+from sqlalchemy import select
+
+from .. import rules
+from ..db.models import (
+    Game,
+    Hand,
+    Person,
+    Player,
+    SeatChange,
+    Taking,
+    db,
+    hand_record,
+    name_key,
+    variant_of,
+)
+from .i18n import number, one_decimal
+from .rendered import kept
+
+MOST_GAMES_KEPT = 20_000  # a game's figures take about 1.5 KB kept: some 30 MB at most
+QUICK_PICKS = 24  # the people offered on New game: the usual table and then some
+FINISHED = [each.name for each in fields(rules.Figures)].index("finished")  # its place in ``Figures.counts()``
+
+
+# --- Each game's figures, kept for its revision ---------------------------------------
+
+
+@dataclass(frozen=True)
+class GameFigures:
+    """One revision of a game as the club's pages need it: each player's figures, total and place."""
+
+    revision: int
+    counts: tuple[tuple[int, ...], ...]  # each player's ``rules.Figures`` as a plain tuple, by roster number:
+    # small to keep, and quick to add up by the thousand
+    totals: tuple[int, ...]
+    places: tuple[int | None, ...]  # at the end of a finished game, for the players still at the table
+    hands: int
+
+
+@dataclass(frozen=True)
+class Played:
+    """One game as one person played it."""
+
+    game_id: int
+    game_name: str
+    created_at: datetime
+    name: str  # the name they played under
+    figures: rules.Figures
+    total: int
+    place: int | None
+    players: int
+    hands: int
+
+    @property
+    def finished(self):
+        return bool(self.figures.finished)
+
+    @property
+    def won(self):
+        return bool(self.figures.wins)
+
+
+@dataclass(frozen=True)
+class Record:
+    """A person over the games chosen: their figures added up, and each game, oldest first."""
+
+    person_id: int
+    name: str
+    figures: rules.Figures
+    games: tuple[Played, ...]  # on a person's page only: the season's table needs the sums
+    best_total: int | None = None  # their lowest total in a finished game
+    worst_total: int | None = None  # their highest
+
+    @property
+    def best(self):
+        """The finished game with their lowest total (the most recent of equals), or None."""
+        finished = [game for game in self.games if game.finished]
+        return min(reversed(finished), key=lambda game: game.total, default=None)
+
+    @property
+    def worst(self):
+        """The finished game with their highest total (the most recent of equals), or None."""
+        finished = [game for game in self.games if game.finished]
+        return max(reversed(finished), key=lambda game: game.total, default=None)
+
+    def facts(self):
+        """The figures as ``/stats.json`` gives them."""
+        figures = self.figures
+        per_hand = figures.points_per_hand
+        return {"name": self.name, "games": figures.games, "finished": figures.finished, "wins": figures.wins,
+                "hands": figures.hands, "points": figures.points,
+                "points_per_hand": None if per_hand is None else float(per_hand),
+                "zero_hands": figures.zero_hands, "moons": figures.moons, "hearts": figures.hearts,
+                "marias": figures.marias}
+
+
+def season(since=None, until=None, min_games=0, person_id=None):
+    """Every person's ``Record`` over the games created (or imported) from ``since`` to ``until``
+    (days, both included), with at least ``min_games`` games; only ``person_id``'s, with their games, if given.
+
+    One statement when every game's figures are kept for its revision; three
+    more for the games changed since they were last seen, whatever their number.
+    """
+    query = (
+        select(Game.id, Game.revision, Player.seat, Person.id, Person.name)
+        .join(Player, Player.game_id == Game.id)
+        .outerjoin(Person, Person.id == Player.person_id)  # a player without a person still counts in the roster
+        .order_by(Game.id, Player.seat)
+    )
+    if since is not None:
+        query = query.where(Game.created_at >= datetime.combine(since, time.min))
+    if until is not None:
+        query = query.where(Game.created_at <= datetime.combine(until, time.max))
+    if person_id is not None:
+        query = query.where(Game.id.in_(select(Player.game_id).where(Player.person_id == person_id)))
+    rows = db.session.connection().execute(query).all()  # plain rows: thousands of them, no ORM loading
+    games = {}  # game id -> (revision, roster size)
+    for game_id, revision, *_player in rows:
+        games[game_id] = (revision, games[game_id][1] + 1 if game_id in games else 1)
+    figures = _figures_of(games)
+    counts, finished = {}, {}
+    for game_id, _revision, seat, person, person_name in rows:
+        if person is not None:
+            of_game = figures[game_id]
+            counts.setdefault((person, person_name), []).append(of_game.counts[seat])
+            if of_game.counts[seat][FINISHED]:
+                finished.setdefault(person, []).append(of_game.totals[seat])
+    played = _played(person_id, games, figures) if person_id is not None else {}
+    records = [Record(person, person_name, rules.Figures(*map(sum, zip(*counts))), played.get(person, ()),
+                      min(finished.get(person, ()), default=None), max(finished.get(person, ()), default=None))
+               for (person, person_name), counts in counts.items()]
+    return [record for record in records if record.figures.games >= min_games]
+
+
+def _played(person_id, games, figures):
+    """``person_id``'s games as ``Played``, oldest first: their names, days and the name the person played
+    under read in one statement."""
+    rows = db.session.execute(
+        select(Game.id, Game.name, Game.created_at, Player.seat, Player.name)
+        .join(Player, Player.game_id == Game.id)
+        .where(Player.person_id == person_id, Game.id.in_(list(games))).order_by(Game.id)).all()
+    played = tuple(
+        Played(game_id, game_name, created_at, name, rules.Figures(*figures[game_id].counts[seat]),
+               figures[game_id].totals[seat], figures[game_id].places[seat], games[game_id][1], figures[game_id].hands)
+        for game_id, game_name, created_at, seat, name in rows)
+    return {person_id: played}
+
+
+def _figures_of(games):
+    """``GameFigures`` of each game (id -> revision read, roster size): those kept for that revision, the
+    others scored afresh and kept."""
+    known = kept("figures", MOST_GAMES_KEPT)
+    figures = {}
+    for game_id, (revision, _roster) in games.items():
+        kept_figures = known.get(game_id)
+        if kept_figures is not None and kept_figures.revision == revision:
+            figures[game_id] = kept_figures
+    missing = {game_id: game for game_id, game in games.items() if game_id not in figures}
+    for game_id, scored in _scored(missing).items():
+        known.put(game_id, scored)
+        figures[game_id] = scored
+    return figures
+
+
+def _scored(games):
+    """``GameFigures`` of each game in ``games`` (id -> revision read, roster size), scored from its rows
+    in three statements."""
+    if not games:
+        return {}
+    game_ids = list(games)
+    heads = db.session.execute(
+        select(Game.id, Game.target, Game.first_dealer, Game.moon_points, Game.moon_choice, Game.passing,
+               Game.cards_passed, Game.jack_of_diamonds).where(Game.id.in_(game_ids))).all()
+    takings = db.session.execute(
+        select(Hand.game_id, Hand.number, Hand.moon, Taking.hearts, Taking.marias, Taking.jacks)
+        .join(Taking, Taking.hand_id == Hand.id).where(Hand.game_id.in_(game_ids))
+        .order_by(Hand.game_id, Hand.number, Taking.seat))
+    records = {
+        game_id: [hand_record((row[3:] for row in rows), moon) for (_game, _number, moon), rows
+                  in itertools.groupby(hands, key=lambda row: row[:3])]
+        for game_id, hands in itertools.groupby(takings, key=lambda row: row[0])}
+    seat_changes = {}
+    for row in db.session.execute(select(SeatChange).where(SeatChange.game_id.in_(game_ids))
+                                  .order_by(SeatChange.id)).scalars():
+        seat_changes.setdefault(row.game_id, []).append(row.value())
+    scored = {}
+    for game_id, target, first_dealer, *variant in heads:
+        revision, roster = games[game_id]
+        made = seat_changes.get(game_id, [])
+        board = rules.score_game(rules.starting_players(roster, made), first_dealer, target,
+                                 records.get(game_id, []), variant_of(*variant), made)
+        figures = rules.game_figures(board)
+        places = {player: place for place, player in board.standings} if board.over else {}
+        scored[game_id] = GameFigures(revision, tuple(figure.counts() for figure in figures), board.totals,
+                                      tuple(places.get(player) for player in range(board.players)),
+                                      len(board.hands))
+    return scored
+
+
+# --- Sorting the season's table ------------------------------------------------------
+
+# Each column, and whether it sorts high first when first chosen (wins: the most first; best: the lowest).
+COLUMNS = {
+    "name": False, "games": True, "finished": True, "wins": True, "hands": True, "points": True,
+    "points_per_hand": False, "zero_hands": True, "moons": True, "hearts": True, "marias": True,
+    "best": False, "worst": False,
+}
+DEFAULT_SORT = "wins"
+
+
+def sorted_records(records, column, descending):
+    """The season's table sorted by ``column``; equals by points a hand, then by name; those without the
+    figure (no hand played, no game finished) last either way."""
+    ordered = sorted(records, key=lambda record: (record.figures.points_per_hand is None,
+                                                  record.figures.points_per_hand or 0, name_key(record.name)))
+    known = [record for record in ordered if column_value(record, column) is not None]
+    unknown = [record for record in ordered if column_value(record, column) is None]
+    return sorted(known, key=lambda record: column_value(record, column), reverse=descending) + unknown
+
+
+def column_value(record, column):
+    """A record's figure in one column of the season's table (None: it has none)."""
+    if column == "name":
+        return name_key(record.name)
+    if column in ("best", "worst"):
+        return getattr(record, f"{column}_total")
+    return getattr(record.figures, column)
+
+
+def figure_text(record, column):
+    """A record's figure in ``column`` as the page writes it: in the reader's digits, a dash for none."""
+    value = column_value(record, column)
+    if column == "points_per_hand":
+        return one_decimal(value)
+    return "–" if value is None else number(value)
+
+
+def chosen_sort(text):
+    """The column and direction asked for in ``?sort=`` ("wins", "-points_per_hand"); the default otherwise."""
+    text = text or ""
+    column = text.lstrip("-")
+    if column not in COLUMNS:
+        return DEFAULT_SORT, COLUMNS[DEFAULT_SORT]
+    return column, COLUMNS[column] != text.startswith("-")
+
+
+
+# --- New game's quick picks ------------------------------------------------------------
+
+
+def quick_picks():
+    """The people who played most recently, and the names of the latest tables (the usual table in one tap)."""
+    latest = (select(Player.person_id, Player.game_id).order_by(Player.game_id.desc())
+              .limit(QUICK_PICKS * 11).subquery())
+    people = db.session.execute(
+        select(Person.name).join(latest, latest.c.person_id == Person.id)
+        .group_by(Person.id, Person.name).order_by(db.func.max(latest.c.game_id).desc()).limit(QUICK_PICKS)
+    ).scalars().all()
+    tables = db.session.execute(
+        select(Player.game_id, Player.name).where(Player.game_id.in_(
+            select(Game.id).order_by(Game.id.desc()).limit(3).scalar_subquery()))
+        .order_by(Player.game_id.desc(), Player.seat)).all()
+    usual = []
+    for _game_id, names in itertools.groupby(tables, key=lambda row: row[0]):
+        names = tuple(name for _game, name in names)
+        if rules.MIN_PLAYERS <= len(names) <= rules.MAX_PLAYERS and names not in usual:
+            usual.append(names)
+    return sorted(people, key=name_key), usual
