@@ -74,8 +74,7 @@ class Scored:
     @property
     def variant(self):
         """The game's house rules as one engine value (the seeds' game by default)."""
-        return variant_of(self.moon_points, self.moon_choice, self.passing, self.cards_passed,
-                          self.jack_of_diamonds)
+        return variant_of_row(self)
 
     def seat_change_values(self):
         """The players who joined or left, as engine values, in the order they were made."""
@@ -96,9 +95,18 @@ class Scored:
         )
 
 
+HOUSE_RULES = rules.HOUSE_RULES  # the game's columns are named as the engine names its house rules
+
+
+def variant_of_row(row):
+    """The engine's ``Variant`` of a game's house-rule columns, read by name from a ``Game``, a ``ShownGame``
+    or a row of a statement that selected ``HOUSE_RULE_COLUMNS``."""
+    return _variant_of(**{name: getattr(row, name) for name in HOUSE_RULES})
+
+
 @cache
-def variant_of(moon_points, moon_choice, passing, cards_passed, jack_of_diamonds):
-    """The engine's ``Variant`` for a game's house-rule columns; made once for each combination."""
+def _variant_of(moon_points, moon_choice, passing, cards_passed, jack_of_diamonds):
+    """The ``Variant`` for one combination of house-rule columns, made once for each."""
     return rules.Variant(moon_points=moon_points, moon_choice=moon_choice, passing=tuple(passing.split()),
                          cards_passed=cards_passed, jack_of_diamonds=jack_of_diamonds)
 
@@ -171,6 +179,9 @@ class Game(db.Model, Scored):
         Found among the game's logs, already loaded, rather than one query per hand.
         """
         return next((log for log in self.trick_logs if log.hand_id == hand.id), None)
+
+
+HOUSE_RULE_COLUMNS = tuple(getattr(Game, name) for name in HOUSE_RULES)
 
 
 class Player(db.Model):
@@ -316,7 +327,8 @@ class Hand(db.Model):
 
     def record(self):
         """This hand as the rules engine sees it."""
-        return hand_record(((taking.hearts, taking.marias, taking.jacks) for taking in self.takings), self.moon)
+        return hand_record(((taking.hearts, taking.marias, taking.jacks) for taking in self.takings), self.moon,
+                           (self.uncollected_hearts, self.uncollected_marias, self.uncollected_jacks))
 
     def set_facts(self, record, uncollected):
         """Replace this hand's takings and moon choice, and note what nobody collected (R13)."""
@@ -325,10 +337,8 @@ class Hand(db.Model):
         # Updated in place: new rows would meet the old ones' (hand, seat) key.
         for taking, taken in zip(self.takings, record.taken):
             taking.hearts, taking.marias, taking.jacks = taken.hearts, taken.marias, taken.jacks
-        self.moon = None if record.moon is None else record.moon.value
-        self.uncollected_hearts = uncollected.hearts
-        self.uncollected_marias = uncollected.marias
-        self.uncollected_jacks = uncollected.jacks
+        for column, value in hand_columns(record, uncollected).items():
+            setattr(self, column, value)
 
 
 class Taking(db.Model):
@@ -350,6 +360,18 @@ class Taking(db.Model):
     marias: Mapped[int]
     jacks: Mapped[int] = mapped_column(CheckConstraint("jacks BETWEEN 0 AND 2"), default=0, server_default="0")
     hand: Mapped[Hand] = relationship(back_populates="takings")
+
+
+def taking_rows(hand_id, record):
+    """A hand's takings as ``Taking`` rows to insert in one statement, seat by seat."""
+    return [{"hand_id": hand_id, "seat": seat, "hearts": taken.hearts, "marias": taken.marias, "jacks": taken.jacks}
+            for seat, taken in enumerate(record.taken)]
+
+
+def hand_columns(record, uncollected):
+    """A hand's moon choice and what nobody collected (R13), as its ``Hand`` row holds them."""
+    return {"moon": None if record.moon is None else record.moon.value, "uncollected_hearts": uncollected.hearts,
+            "uncollected_marias": uncollected.marias, "uncollected_jacks": uncollected.jacks}
 
 
 class TrickLog(db.Model):
@@ -468,10 +490,12 @@ def record_of_facts(facts):
     return hand_record(facts["taken"], facts["moon"])
 
 
-def hand_record(takings, moon):
-    """One small place turns stored facts into the engine's record: ``(hearts, marias[, jacks])`` per seat, the moon."""
-    return rules.HandRecord(tuple(taken(*counts) for counts in takings),
-                            None if moon is None else rules.Moon(moon))
+def hand_record(takings, moon, uncollected=None):
+    """One small place turns stored facts into the engine's record: ``(hearts, marias[, jacks])`` per seat, the
+    moon, and for a stored hand what nobody collected (its row's three counts): the engine then scores it
+    without checking again what was checked when it was written."""
+    return rules.HandRecord(tuple(taken(*counts) for counts in takings), None if moon is None else rules.Moon(moon),
+                            None if uncollected is None else taken(*uncollected))
 
 
 # --- A game as its pages read it ---------------------------------------------------
@@ -530,8 +554,17 @@ class ShownSeatChange(SeatChangeFacts):
     start: int | None
 
 
+# A hand's uncollected counts, as statements read them (``uncollected`` puts them back together).
+UNCOLLECTED_COLUMNS = (Hand.uncollected_hearts, Hand.uncollected_marias, Hand.uncollected_jacks)
+
+
+def uncollected(row):
+    """A row's (or ORM hand's) uncollected hearts, Black Marias and J♦, for ``hand_record``."""
+    return row.uncollected_hearts, row.uncollected_marias, row.uncollected_jacks
+
+
 _SHOWN_GAME_COLUMNS = ("id", "name", "target", "first_dealer", "revision", "scorer_key", "playing_trick_by_trick",
-                       "moon_points", "moon_choice", "passing", "cards_passed", "jack_of_diamonds")
+                       *HOUSE_RULES)
 
 
 def read_shown_game(game_id):
@@ -546,15 +579,18 @@ def read_shown_game(game_id):
     if not seated:
         return None
     rows = db.session.execute(
-        select(Hand.key, Hand.number, Hand.has_tricks, Hand.moon, Taking.hearts, Taking.marias, Taking.jacks)
+        select(Hand.key, Hand.number, Hand.has_tricks, Hand.moon, *UNCOLLECTED_COLUMNS, Taking.hearts, Taking.marias,
+               Taking.jacks)
         .join(Taking, Taking.hand_id == Hand.id)
         .where(Hand.game_id == game_id)
         .order_by(Hand.number, Taking.seat)
     )
-    hands = tuple(
-        ShownHand(key, number, has_tricks, hand_record((row[4:] for row in takings), moon))
-        for (key, number, has_tricks, moon), takings in itertools.groupby(rows, key=lambda row: row[:4])
-    )
+    hands = []
+    for _hand, takings in itertools.groupby(rows, key=lambda row: row.key):
+        takings = list(takings)
+        hand = takings[0]
+        hands.append(ShownHand(hand.key, hand.number, hand.has_tricks, hand_record(
+            ((row.hearts, row.marias, row.jacks) for row in takings), hand.moon, uncollected(hand))))
     changes = tuple(db.session.execute(
         select(Change.__table__).where(Change.game_id == game_id).order_by(Change.id.desc())
     ).all())
@@ -562,7 +598,7 @@ def read_shown_game(game_id):
     log = (None if head["log_id"] is None
            else (head["log_id"], head["log_tricks"], head["log_kitty"], head["log_last_trick"]))
     return ShownGame(**{column: head[column] for column in _SHOWN_GAME_COLUMNS},
-                     names=tuple(row.player for row in seated), hands=hands, changes=changes,
+                     names=tuple(row.player for row in seated), hands=tuple(hands), changes=changes,
                      seat_changes=_read_seat_changes_text(head["seat_changes"]), open_log_facts=log)
 
 

@@ -200,16 +200,18 @@ def read_game(document, most_hands=None):
     records = [_read_hand(hand, number, seated[number - 1], variant) for number, hand in enumerate(hands, start=1)]
     logs = [_read_tricks(hand, number, seated[number - 1], variant) for number, hand in enumerate(hands, start=1)]
     facts = service.GameFacts(name, target, first_dealer, tuple(names), tuple(records), tuple(logs), variant,
-                            tuple(changes))
+                              tuple(changes))
     try:
-        facts.scoreboard()
+        return service.check_game(facts)
     except rules.HandAfterGameOver as error:
         raise DocumentError(_(
             "The game was over after hand %(number)d (R16), but the document has hands after it.",
             number=error.ended_after)) from None
     except rules.SeatingRefused as error:
         raise DocumentError(_("Seat changes: %(problem)s", problem=describe(error, names))) from None
-    return facts
+    except service.TricksRefused as error:
+        raise DocumentError(_("%(where)s, tricks: %(problem)s", where=_("Hand %(number)d", number=error.number),
+                              problem=describe(error.error, seated[error.number - 1]))) from None
 
 
 def _read_rules(facts):
@@ -287,29 +289,24 @@ def _read_hand(hand, number, names, variant):
     moon = _field(hand, "moon", where)
     if moon not in (None, rules.Moon.SUBTRACT.value, rules.Moon.ADD.value):
         raise DocumentError(_("%(where)s: \"moon\" must be null, \"subtract\" or \"add\".", where=where))
-    record = rules.HandRecord(takings, None if moon is None else rules.Moon(moon))
     try:
-        left_over = rules.check_takings(dict(enumerate(takings)), variant)
-        rules.score_hand(dict(enumerate(takings)), moon, variant)
+        record = rules.check_record(takings, moon, variant)  # a house rule's only choice is kept as the choice made
     except rules.RuleError as error:
         raise DocumentError(_("%(where)s: %(problem)s", where=where, problem=describe(error, names))) from None
-    if uncollected != left_over and jacks:
+    if uncollected != record.uncollected and jacks:
         raise DocumentError(_(
             "%(where)s: hearts taken plus uncollected must make %(hearts)d, Black Marias %(marias)d "
             "and J♦ %(jacks)d (R13, R14).", where=where, hearts=rules.HEARTS_IN_HAND,
             marias=rules.MARIAS_IN_HAND, jacks=rules.JACKS_IN_HAND))
-    if uncollected != left_over:
+    if uncollected != record.uncollected:
         raise DocumentError(_(
             "%(where)s: hearts taken plus uncollected must make %(hearts)d, and Black Marias %(marias)d (R13, R14).",
             where=where, hearts=rules.HEARTS_IN_HAND, marias=rules.MARIAS_IN_HAND))
-    shooter = rules.moon_shooter(dict(enumerate(takings)))
-    if shooter is not None:  # a house rule's only choice is kept as the choice made
-        record = rules.HandRecord(takings, variant.moon_for(record.moon, shooter))
     return record
 
 
 def _read_tricks(hand, number, names, variant):
-    """A hand's optional trick log as a ``service.PlayedLog``, checked by replaying it (R6-R13).
+    """A hand's optional trick log as a ``rules.PlayedLog``, its cards read; the service plays it through (R6-R13).
 
     ``names`` are the players of the hand, in its seating order.
     """
@@ -334,16 +331,14 @@ def _read_tricks(hand, number, names, variant):
             "%(where)s: the tricks cannot have been played as written (cards, kitty, leads or trick sizes; R2-R13).",
             where=where))
     try:
-        log = service.PlayedLog(
+        return rules.PlayedLog(
             first_leader,
             rules.parse_cards(kitty or ()),
             tuple((rules.parse_cards(trick["cards"]), trick.get("confirmed", False)) for trick in played),
         )
-        service.check_log(log, players, variant)
     except rules.RuleError as error:
         raise DocumentError(_(
             "%(where)s, tricks: %(problem)s", where=where, problem=describe(error, names))) from None
-    return log
 
 
 def _read_taken(entry, where, jacks, key="taken"):

@@ -37,9 +37,11 @@ from .errors import (  # noqa: F401
     BadTarget,
     CardsUnaccounted,
     HandAfterGameOver,
+    HandDoesNotFit,
     HandFinished,
     HouseRuleRefused,
     IllegalLead,
+    JacksFixed,
     JacksNotPlayed,
     KittySize,
     MoonChoiceNeeded,
@@ -68,6 +70,7 @@ from .game import (  # noqa: F401
     SeatChange,
     StartRule,
     check_players,
+    check_rules_change,
     check_seat,
     check_target,
     deal,
@@ -89,10 +92,13 @@ from .hand import (  # noqa: F401
     HandRecord,
     Taken,
     check_hand,
+    check_record,
     check_takings,
     hand_problems,
     moon_shooter,
+    record_points,
     score_hand,
+    takings_problems,
 )
 from .numbers import (  # noqa: F401
     COPIES,
@@ -107,7 +113,9 @@ from .numbers import (  # noqa: F401
 )
 from .play import (  # noqa: F401
     HandPlay,
+    PlayedLog,
     PlayedTrick,
+    check_log,
     trick_problems,
 )
 from .trick import (  # noqa: F401

@@ -268,3 +268,22 @@ _RULE_REPLACED = {
     "moon_points": "R15", "moon_choice": "R15", "passing": "R5", "cards_passed": "R5",
     "jack_of_diamonds": "R14",
 }
+
+
+class JacksFixed(RuleError):
+    """The J♦ house rule changed once hands are recorded: they do not say who took the J♦ (or would lose it)."""
+
+    rule = "R14"
+
+    def __init__(self):
+        super().__init__("the J♦ house rule can change only before hand 1 is recorded")
+
+
+class HandDoesNotFit(RuleError):
+    """A recorded hand that other house rules would refuse: ``number`` and the engine's ``error``."""
+
+    def __init__(self, number: int, error: RuleError):
+        super().__init__(f"hand {number}: {error}")
+        self.number = number
+        self.error = error
+        self.rule = error.rule

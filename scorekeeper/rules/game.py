@@ -7,8 +7,8 @@ import enum
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from .errors import BadTarget, HandAfterGameOver, SeatingRefused, TableSize
-from .hand import HandRecord, Moon, Taken, check_takings, moon_shooter, score_hand
+from .errors import BadTarget, HandAfterGameOver, HandDoesNotFit, JacksFixed, RuleError, SeatingRefused, TableSize
+from .hand import HandRecord, Moon, Taken, moon_shooter, record_points, score_hand
 from .numbers import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS
 from .variant import SEEDS, Direction, Variant, check_hand_number
 
@@ -384,8 +384,7 @@ def _scored_hand(record: HandRecord, hand: NextHand, totals: list[int | None], v
     if len(record.taken) != seats:
         raise ValueError(f"hand {hand.number} has takings for {len(record.taken)} seats, not {seats}")
     taken = dict(enumerate(record.taken))
-    uncollected = check_takings(taken, variant)
-    points_by_place = score_hand(taken, record.moon, variant)
+    points_by_place, uncollected = record_points(record, variant)
     shooter = moon_shooter(taken)
     moon = None if shooter is None else variant.moon_for(record.moon, shooter)
     points: list[int | None] = [None] * len(totals)
@@ -398,6 +397,18 @@ def _scored_hand(record: HandRecord, hand: NextHand, totals: list[int | None], v
         None if shooter is None else hand.seating[shooter], tuple(points), tuple(after),
         hand.seating, hand.across_held,
     )
+
+
+def check_rules_change(records: Sequence[HandRecord], before: Variant, after: Variant) -> None:
+    """Whether every recorded hand fits house rules ``after`` instead of ``before`` (R17): raises
+    ``JacksFixed`` for a J♦ rule changed once hands are recorded, ``HandDoesNotFit`` for a hand they refuse."""
+    if records and after.jack_of_diamonds != before.jack_of_diamonds:
+        raise JacksFixed()
+    for number, record in enumerate(records, start=1):
+        try:
+            score_hand(dict(enumerate(record.taken)), record.moon, after)
+        except RuleError as error:
+            raise HandDoesNotFit(number, error) from None
 
 
 def winners(totals: Mapping[Hashable, int] | Sequence[int], target: int) -> list:

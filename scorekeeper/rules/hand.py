@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 from .cards import JACK_OF_DIAMONDS, Card
 from .errors import (
@@ -64,21 +64,36 @@ class Taken:
 NOTHING = Taken(0, 0)
 
 
+def takings_problems(taken: Mapping[Hashable, Taken], variant: Variant = SEEDS) -> tuple[list[RuleError], Taken]:
+    """Every reason a hand's takings break R14, and what all players took together: the one check of a hand.
+
+    Each player's own problems first, player by player (``MoreThanTheHandHolds``
+    for hearts, Black Marias and J♦ past what a hand holds, then
+    ``JacksNotPlayed`` for J♦ in a game that does not score them), then the
+    kinds too many all together. Counts that are no ``Taken`` or below zero
+    are the caller's bug and raise ``ValueError`` at once.
+    """
+    for player, taking in taken.items():
+        _check_taking(player, taking)
+    problems: list[RuleError] = []
+    for player, taking in taken.items():
+        problems += _too_many(taking, variant, player)
+        if _unscored_jacks(taking, variant):
+            problems.append(JacksNotPlayed(player))
+    total = sum(taken.values(), NOTHING)
+    return problems + _too_many(total, variant), total
+
+
 def check_takings(taken: Mapping[Hashable, Taken], variant: Variant = SEEDS) -> Taken:
     """Validate one hand's takings and return what nobody collected (R13, R14).
 
-    Raises ``MoreThanTheHandHolds`` for one player's count or the sum past
-    26 hearts, 2 Black Marias or (when J♦ score) 2 J♦, and ``JacksNotPlayed``
-    for J♦ counted in a game where they score nothing.
+    Raises the first of ``takings_problems``: ``MoreThanTheHandHolds`` for one
+    player's count or the sum past 26 hearts, 2 Black Marias or (when J♦
+    score) 2 J♦, and ``JacksNotPlayed`` for J♦ counted in a game where they
+    score nothing.
     """
-    total = NOTHING
-    for player, taking in taken.items():
-        _check_taking(player, taking)
-        if _unscored_jacks(taking, variant):
-            raise JacksNotPlayed(player)
-        _raise_first(_too_many(taking, variant, player))
-        total += taking
-    _raise_first(_too_many(total, variant))
+    problems, total = takings_problems(taken, variant)
+    _raise_first(problems)
     return _left_over(total, variant)
 
 
@@ -144,6 +159,11 @@ def score_hand(
     is used when ``moon`` is None.
     """
     check_takings(taken, variant)
+    return _points(taken, moon, variant)
+
+
+def _points(taken: Mapping[Hashable, Taken], moon: Moon | str | None, variant: Variant) -> dict[Hashable, int]:
+    """The points of takings already checked (R14, R15): a moon by its choice, else each player's own."""
     moon = None if moon is None else Moon(moon)
     shooter = moon_shooter(taken)
     if shooter is None:
@@ -156,6 +176,34 @@ def score_hand(
     if moon is Moon.SUBTRACT:
         return {player: jacks[player] - (variant.moon_points if player == shooter else 0) for player in taken}
     return {player: jacks[player] + (0 if player == shooter else variant.moon_points) for player in taken}
+
+
+def record_points(record: HandRecord, variant: Variant = SEEDS) -> tuple[tuple[int, ...], Taken]:
+    """A record's points by seat and what nobody collected (R13-R15): scored without checking its takings
+    again when it was checked already (it carries ``uncollected``), checked first when not."""
+    taken = dict(enumerate(record.taken))
+    uncollected = record.uncollected if record.uncollected is not None else check_takings(taken, variant)
+    points = _points(taken, record.moon, variant)
+    return tuple(points[seat] for seat in range(len(record.taken))), uncollected
+
+
+def check_record(taken: Sequence[Taken], moon: Moon | str | None = None, variant: Variant = SEEDS) -> HandRecord:
+    """A hand as a document or a backup keeps it, checked once: its record, carrying what nobody collected.
+
+    Cards may be uncollected (a reserved last trick, R13); a moon choice needs
+    a shooter (``NoMoonShot``), and under a one-choice house rule the choice
+    made is that one (R15).
+    """
+    by_seat = dict(enumerate(taken))
+    problems, total = takings_problems(by_seat, variant)
+    _raise_first(problems)
+    moon = None if moon is None else Moon(moon)
+    shooter = moon_shooter(by_seat)
+    if shooter is None:
+        if moon is not None:
+            raise NoMoonShot()
+        return HandRecord(tuple(taken), None, _left_over(total, variant))
+    return HandRecord(tuple(taken), variant.moon_for(moon, shooter), _left_over(total, variant))
 
 
 _TAKEN_KINDS = frozenset(each.name for each in fields(Taken))  # what a hand form may fail to read
@@ -180,23 +228,19 @@ def hand_problems(
     lower bounds, so only "too many" is checked. Counts that are no ``Taken``
     or below zero are the caller's bug and raise ``ValueError`` at once.
     """
-    unread = frozenset(unread)
+    return _hand_check(taken, moon, last_trick_reserved, variant, frozenset(unread), nothing_collected_confirmed)[0]
+
+
+def _hand_check(taken, moon, last_trick_reserved, variant, unread, nothing_collected_confirmed):
+    """``hand_problems``, and what nobody collected (the check ``check_hand`` makes once)."""
     if not unread <= _TAKEN_KINDS:
         raise ValueError(f"unread kinds are among {sorted(_TAKEN_KINDS)}, not {sorted(unread)!r}")
     by_seat = dict(enumerate(taken))
-    for seat, taking in by_seat.items():
-        _check_taking(seat, taking)
-    problems: list[RuleError] = []
-    for seat, taking in by_seat.items():
-        problems += _too_many(taking, variant, seat)
-        if _unscored_jacks(taking, variant):
-            problems.append(JacksNotPlayed(seat))
-    total = sum(by_seat.values(), NOTHING)
-    problems += _too_many(total, variant)
+    problems, total = takings_problems(by_seat, variant)
+    uncollected = _left_over(total, variant)
     # With a count unread, a short sum may be the form's fault, not the table's: say nothing about it.
     if problems or unread:
-        return tuple(problems)
-    uncollected = _left_over(total, variant)
+        return tuple(problems), uncollected
     if uncollected != NOTHING and not last_trick_reserved:
         problems.append(CardsUnaccounted(total.hearts, total.marias,
                                          total.jacks if variant.jack_of_diamonds else None))
@@ -208,7 +252,7 @@ def hand_problems(
             variant.moon_for(moon, shooter)
         except (MoonChoiceNeeded, MoonNotAllowed) as problem:
             problems.append(problem)
-    return tuple(problems)
+    return tuple(problems), uncollected
 
 
 def check_hand(
@@ -225,17 +269,25 @@ def check_hand(
     rule allows only one, which the record then names; a choice left over
     from an earlier count, with nobody having shot the moon, is dropped.
     """
-    _raise_first(hand_problems(taken, moon, last_trick_reserved, variant,
-                               nothing_collected_confirmed=nothing_collected_confirmed))
+    problems, uncollected = _hand_check(taken, moon, last_trick_reserved, variant, frozenset(),
+                                        nothing_collected_confirmed)
+    _raise_first(problems)
     shooter = moon_shooter(dict(enumerate(taken)))
     if shooter is None:
-        return HandRecord(tuple(taken))
-    return HandRecord(tuple(taken), variant.moon_for(moon, shooter))
+        return HandRecord(tuple(taken), None, uncollected)
+    return HandRecord(tuple(taken), variant.moon_for(moon, shooter), uncollected)
 
 
 @dataclass(frozen=True)
 class HandRecord:
-    """The facts of one recorded hand: each seat's takings, in its seating's order, and any moon choice."""
+    """The facts of one recorded hand: each seat's takings, in its seating's order, and any moon choice.
+
+    ``uncollected`` is what nobody collected (R13), known once the record is
+    checked (``check_hand``, ``check_record``, or a stored hand that was):
+    such a record is scored without checking its takings again. It is derived,
+    so it takes no part in comparing records.
+    """
 
     taken: tuple[Taken, ...]
     moon: Moon | None = None
+    uncollected: Taken | None = field(default=None, compare=False, repr=False)

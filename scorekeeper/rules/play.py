@@ -188,3 +188,20 @@ def trick_problems(cards: Sequence[Card | None], players: int,
     if len(cards) != players:
         problems.append(TrickSize(len(cards), players, players))
     return tuple(problems)
+
+
+@dataclass(frozen=True)
+class PlayedLog:
+    """A hand's trick log as facts: the first leader, the kitty (if known) and each trick."""
+
+    first_leader: int
+    kitty: tuple[Card, ...] = ()
+    tricks: tuple[tuple[tuple[Card, ...], bool], ...] = ()  # (cards from the leader, lead confirmed)
+
+
+def check_log(log: PlayedLog, players: int, variant: Variant = SEEDS) -> HandPlay:
+    """Play a ``PlayedLog`` through the engine (R6-R13) and return the play; raises a ``RuleError``."""
+    play = HandPlay(players, log.first_leader, log.kitty, variant)
+    for cards, confirmed in log.tricks:
+        play.play(cards, confirm=confirmed)
+    return play

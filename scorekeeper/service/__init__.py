@@ -35,12 +35,13 @@ from .errors import (  # noqa: F401
     NameTaken,
     PeopleRefused,
     SamePerson,
+    TricksRefused,
     UndoRefused,
 )
-from .games import GameFacts, KnownPerson, import_game, new_game, restore_backup  # noqa: F401
+from .games import CheckedGame, GameFacts, KnownPerson, check_game, import_game, new_game, restore_backup  # noqa: F401
 from .hands import correct_hand, record_hand, remove_hand  # noqa: F401
 from .people import merge_people, merge_refusal, rename_person, undo_merge  # noqa: F401
-from .seats import HandDoesNotFit, JacksFixed, change_house_rules, seat_player, see_off  # noqa: F401
+from .seats import change_house_rules, seat_player, see_off  # noqa: F401
 from .trail import Subject, TrailLine, take_back_trick, trail, trail_line, undo  # noqa: F401
-from .tricks import PlayedLog, check_log, enter_kitty, kitty_needed, open_play, play_trick  # noqa: F401
+from .tricks import enter_kitty, kitty_needed, open_play, play_trick  # noqa: F401
 from .writing import after_commit  # noqa: F401

@@ -1,7 +1,5 @@
 """What the service raises besides the engine's refusals, for the views to word (web/explain.py)."""
 
-
-
 from .. import rules
 
 
@@ -69,3 +67,14 @@ class KittyNeeded(Exception):
     def __init__(self, taker):
         super().__init__(f"seat {taker} took the kitty: say what it held first (R12)")
         self.taker = taker
+
+
+class TricksRefused(rules.RuleError):
+    """A hand's trick log (of an imported or restored game) that cannot have been played: ``number`` is
+    the hand, ``error`` the engine's refusal of it (R6-R13)."""
+
+    def __init__(self, number, error):
+        super().__init__(f"hand {number}, tricks: {error}")
+        self.number = number
+        self.error = error
+        self.rule = error.rule

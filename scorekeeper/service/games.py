@@ -18,18 +18,18 @@ from ..db.models import (
     TrickLog,
     cards_text,
     db,
+    hand_columns,
+    taking_rows,
     variant_columns,
 )
-from .errors import Conflict
-from .hands import uncollected
+from .errors import Conflict, TricksRefused
 from .people import check_one_person_each, people_of
-from .tricks import PlayedLog, check_log
 from .writing import inserted, writing
 
 
 @dataclass(frozen=True)
 class GameFacts:
-    """Everything a new or imported game is made of, already checked (R1, R4, R16).
+    """Everything a new or imported game is made of (R1, R4, R16): ``check_game`` checks it.
 
     ``names`` is the roster: hand 1's seating, then each joiner in the order
     of ``seat_changes`` (engine ``Join`` and ``Leave`` values).
@@ -40,7 +40,7 @@ class GameFacts:
     first_dealer: int
     names: tuple[str, ...]
     hands: tuple[rules.HandRecord, ...] = ()
-    logs: tuple[PlayedLog | None, ...] = ()  # one a hand, None where it was not played trick by trick
+    logs: tuple[rules.PlayedLog | None, ...] = ()  # one a hand, None where it was not played trick by trick
     variant: rules.Variant = rules.SEEDS
     seat_changes: tuple[rules.SeatChange, ...] = ()
 
@@ -53,14 +53,40 @@ class GameFacts:
                                 self.variant, self.seat_changes)
 
 
+@dataclass(frozen=True)
+class CheckedGame:
+    """``GameFacts`` the engine accepted, named, with the scoreboard it derived from them, once."""
+
+    facts: GameFacts
+    board: rules.Scoreboard
+
+
+def check_game(facts):
+    """``facts`` checked through the engine, once: the table, the target, one person a name, every hand and
+    seat change as scored (R1, R4, R16; each hand's takings are checked unless its record was), and each
+    trick log played through (R6-R13, refused as ``TricksRefused`` with its hand's number)."""
+    rules.check_players(facts.starting_players)
+    rules.check_target(facts.target)
+    check_one_person_each(facts.names)
+    board = facts.scoreboard()
+    for number, (log, hand) in enumerate(zip(facts.logs, board.hands), start=1):
+        if log is not None:
+            try:
+                rules.check_log(log, len(hand.seating), facts.variant)
+            except rules.RuleError as error:
+                raise TricksRefused(number, error) from None
+    return CheckedGame(replace(facts, name=facts.name.strip() or date.today().isoformat()), board)
+
+
 def new_game(name, target, first_dealer, names, variant=rules.SEEDS):
     """Create a game: players clockwise from seat 0, the first dealer, the target, the house rules (R1, R4, R16)."""
     return import_game(GameFacts(name, target, first_dealer, tuple(names), variant=variant))
 
 
-def import_game(facts):
-    """Create a game from ``GameFacts``: a new one, or an imported one with its hands and trick logs."""
-    checked = _checked_game(facts)
+def import_game(game):
+    """Create a game from ``GameFacts`` (checked here) or a ``CheckedGame``: a new one, or an imported one
+    with its hands and trick logs."""
+    checked = game if isinstance(game, CheckedGame) else check_game(game)
     return _written_twice_if_need_be(lambda: _insert_game(checked))
 
 
@@ -72,15 +98,16 @@ class KnownPerson:
     keys: tuple[str, ...]
 
 
-def restore_backup(games_facts, people=()):
+def restore_backup(games, people=()):
     """Create every game of a backup in one transaction: all of them or none.
 
     The backup's ``people`` (``KnownPerson``) come first, so that its games'
     names find them: a person none of whose names is known here is created
     with all of them; names new here join the one person who has the others.
-    Names that several people have here stay as they are (merge them by hand).
+    Names that several people have here stay as they are (merge them by hand). ``games`` are
+    ``CheckedGame`` or ``GameFacts`` values (checked here).
     """
-    checked = [_checked_game(facts) for facts in games_facts]
+    checked = [game if isinstance(game, CheckedGame) else check_game(game) for game in games]
 
     def insert_all():
         made = {_know(person): person.name for person in people}
@@ -101,10 +128,10 @@ def _written_twice_if_need_be(insert_rows):
     finds that person and links to them.
     """
     try:
-        with writing():
+        with writing(creating=True):
             return insert_rows()
     except Conflict:
-        with writing():
+        with writing(creating=True):
             return insert_rows()
 
 
@@ -124,24 +151,13 @@ def _know(person):
     return owner if made else None
 
 
-def _checked_game(facts):
-    """``facts`` with a name, if the engine accepts the table, target and hands (R1, R4, R16)."""
-    rules.check_players(facts.starting_players)
-    rules.check_target(facts.target)
-    check_one_person_each(facts.names)
-    board = facts.scoreboard()
-    for log, hand in zip(facts.logs, board.hands):
-        if log is not None:
-            check_log(log, len(hand.seating), facts.variant)
-    return replace(facts, name=facts.name.strip() or date.today().isoformat())
-
-
-def _insert_game(facts):
-    """Store checked ``GameFacts``: the game through the ORM, its rows as one multi-row insert a table.
+def _insert_game(checked):
+    """Store a ``CheckedGame``: the game through the ORM, its rows as one multi-row insert a table.
 
     An imported game of 200 hands holds some 3,000 rows; as ORM objects they
     cost most of the import, as plain inserts a small part of it.
     """
+    facts = checked.facts
     game = Game(name=facts.name, target=facts.target, first_dealer=facts.first_dealer,
                 last_hand_key=len(facts.hands), **variant_columns(facts.variant))
     db.session.add(game)
@@ -155,13 +171,10 @@ def _insert_game(facts):
     if not facts.hands:
         return game
     hand_ids = inserted(Hand, [
-        {"game_id": game.id, "number": number, "key": number,
-         "moon": None if record.moon is None else record.moon.value,
-         **_uncollected_columns(record, facts.variant)}
-        for number, record in enumerate(facts.hands, start=1)])
-    db.session.execute(insert(Taking), [
-        {"hand_id": hand_id, "seat": seat, "hearts": taken.hearts, "marias": taken.marias, "jacks": taken.jacks}
-        for hand_id, record in zip(hand_ids, facts.hands) for seat, taken in enumerate(record.taken)])
+        {"game_id": game.id, "number": number, "key": number, **hand_columns(record, summary.uncollected)}
+        for number, (record, summary) in enumerate(zip(facts.hands, checked.board.hands), start=1)])
+    db.session.execute(insert(Taking), [row for hand_id, record in zip(hand_ids, facts.hands)
+                                        for row in taking_rows(hand_id, record)])
     played = [(hand_id, log) for hand_id, log in zip(hand_ids, facts.logs) if log is not None]
     if played:
         log_ids = inserted(TrickLog, [
@@ -174,12 +187,6 @@ def _insert_game(facts):
         if tricks:  # a log may hold only the kitty; an insert of no rows would be one of an empty row
             db.session.execute(insert(Trick), tricks)
     return game
-
-
-def _uncollected_columns(record, variant):
-    """What nobody collected in a hand (R13), as its row holds it."""
-    left = uncollected(record, variant)
-    return {"uncollected_hearts": left.hearts, "uncollected_marias": left.marias, "uncollected_jacks": left.jacks}
 
 
 def seat_change_columns(change):

@@ -2,13 +2,16 @@
 
 from dataclasses import replace
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
 from .. import rules
 from ..db.models import (
     Game,
     Hand,
+    Taking,
     db,
+    hand_columns,
+    taking_rows,
 )
 from .entries import Action, hand_facts, trail_hand
 from .errors import Conflict
@@ -25,8 +28,12 @@ def record_hand(game, taken, moon, last_trick_reserved, based_on, nothing_collec
                               nothing_collected_confirmed=nothing_collected)
     board = game.scoreboard(game.records() + [record])
     with writing(game, based_on):
-        hand = _new_hand(game, len(game.hands) + 1, record)
+        game.last_hand_key = (game.last_hand_key or 0) + 1
+        hand = Hand(number=len(game.hands) + 1, key=game.last_hand_key,
+                    **hand_columns(record, uncollected_of(record, game.variant)))
         game.hands.append(hand)
+        db.session.flush()  # the hand's id, for its takings: one insert of them all
+        db.session.execute(insert(Taking), taking_rows(hand.id, record))
         log = game.trick_log
         if log is not None and log.tricks:
             log.hand = hand
@@ -100,19 +107,15 @@ def moved_up(game, moving):
             for change in game.seat_changes]
 
 
-def _new_hand(game, number, record):
-    game.last_hand_key = (game.last_hand_key or 0) + 1
-    hand = Hand(number=number, key=game.last_hand_key)
-    set_facts(hand, record, game.variant)
-    return hand
-
-
 def set_facts(hand, record, variant):
-    hand.set_facts(record, uncollected(record, variant))
+    hand.set_facts(record, uncollected_of(record, variant))
 
 
-def uncollected(record, variant):
-    """What nobody collected in a hand: all its hearts and Black Marias (and J♦) less those taken (R13)."""
+def uncollected_of(record, variant):
+    """What nobody collected in a hand (R13): as its checked record says, or worked out for a record kept
+    by the trail (an undo putting back facts that were checked when they were first written)."""
+    if record.uncollected is not None:
+        return record.uncollected
     return rules.check_takings(dict(enumerate(record.taken)), variant)
 
 

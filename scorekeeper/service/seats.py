@@ -1,7 +1,5 @@
 """A changing table and a game's own rules: players who join or leave (R1), house rules (R5, R14, R15)."""
 
-
-
 from .. import rules
 from ..db.models import (
     Player,
@@ -39,30 +37,11 @@ def set_house_rules(game, variant):
 
 
 def check_hands_under(game, variant):
-    """Every recorded hand, scored under ``variant``; raises ``JacksFixed`` or ``HandDoesNotFit``."""
-    if game.hands and variant.jack_of_diamonds != game.variant.jack_of_diamonds:
-        raise JacksFixed()
-    for hand in game.hands:
-        record = hand.record()
-        try:
-            rules.score_hand(dict(enumerate(record.taken)), record.moon, variant)
-        except rules.RuleError as error:
-            raise HandDoesNotFit(hand.number, error) from None
-    game.scoreboard(variant=variant)
-
-
-class JacksFixed(Exception):
-    """The J♦ house rule changed once hands are recorded: they do not say who took the J♦ (or would lose it)."""
-
-
-class HandDoesNotFit(rules.RuleError):
-    """A recorded hand that other house rules would refuse: ``number`` and the engine's ``error``."""
-
-    def __init__(self, number, error):
-        super().__init__(f"hand {number}: {error}")
-        self.number = number
-        self.error = error
-        self.rule = error.rule
+    """Every recorded hand, and the game, under ``variant``: raises the engine's ``JacksFixed``,
+    ``HandDoesNotFit`` or the game's own refusal (R16)."""
+    records = game.records()
+    rules.check_rules_change(records, game.variant, variant)
+    game.scoreboard(records, variant=variant)
 
 
 def seat_player(game, name, at, start, based_on):

@@ -1,7 +1,5 @@
 """A hand played trick by trick: the open hand, a trick entered, the kitty said (R6-R13)."""
 
-import weakref
-from dataclasses import dataclass
 
 from .. import rules
 from ..db.models import (
@@ -13,15 +11,6 @@ from ..db.models import (
 from .entries import Action, trail_game
 from .errors import KittyNeeded
 from .writing import writing
-
-
-@dataclass(frozen=True)
-class PlayedLog:
-    """A hand's trick log as facts: the first leader, the kitty (if known) and each trick."""
-
-    first_leader: int
-    kitty: tuple[rules.Card, ...] = ()
-    tricks: tuple[tuple[tuple[rules.Card, ...], bool], ...] = ()  # (cards from the leader, lead confirmed)
 
 
 def open_play(game):
@@ -89,16 +78,3 @@ def enter_kitty(game, cards, based_on):
     return play
 
 
-# Logs found valid, with the table size and house rules: a log checked by the document reader
-# (which words an error hand by hand) is not replayed again on its way in. Weak: gone with the log.
-_CHECKED_LOGS = weakref.WeakKeyDictionary()
-
-
-def check_log(log, players, variant=rules.SEEDS):
-    """Check a ``PlayedLog`` by playing it through the engine (R6-R13); raises a ``rules.RuleError``."""
-    if _CHECKED_LOGS.get(log) == (players, variant):
-        return
-    play = rules.HandPlay(players, log.first_leader, log.kitty, variant)
-    for cards, confirmed in log.tricks:
-        play.play(cards, confirm=confirmed)
-    _CHECKED_LOGS[log] = (players, variant)

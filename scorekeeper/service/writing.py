@@ -24,10 +24,12 @@ def after_commit(callback):
 
 
 @contextmanager
-def writing(game=None, based_on=None):
+def writing(game=None, based_on=None, creating=False):
     """Claim ``game`` at revision ``based_on``, let the caller write, and commit, all or nothing.
 
-    Without a ``game`` (a new one, an import, a restore) there is nothing to claim.
+    Without a ``game`` (a new one, an import, a restore, a change to the
+    club's people) there is nothing to claim. ``creating`` new games, the
+    rows written stay readable after the commit without reading them back.
 
     The claim comes first: it moves the revision only if nobody moved it
     since the caller's form was shown, and on PostgreSQL it also locks the
@@ -40,7 +42,7 @@ def writing(game=None, based_on=None):
             claim(game_id, based_on)
         yield
         db.session.flush()
-        db.session.commit()
+        _commit(keep_what_was_written=creating)
     except Conflict:
         db.session.rollback()
         raise
@@ -58,6 +60,17 @@ def writing(game=None, based_on=None):
     if game_id is not None:
         for callback in _AFTER_COMMIT:
             callback(game_id)
+
+
+def _commit(keep_what_was_written):
+    """Commit; rows just created (a new game) keep what was written, so that the caller reads them without a
+    SELECT after the commit. Rows that were loaded are expired as usual: the database is the truth."""
+    session = db.session()
+    session.expire_on_commit = not keep_what_was_written
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
 
 
 def claim(game_id, based_on):

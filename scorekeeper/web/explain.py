@@ -144,6 +144,11 @@ def _hand_does_not_fit(error, names):
              number=error.number, problem=describe(error.error, names))
 
 
+def _tricks_refused(error, names):
+    return _("%(where)s, tricks: %(problem)s", where=_("Hand %(number)d", number=error.number),
+             problem=describe(error.error, names))
+
+
 def _jacks_fixed(_error, _names):
     return _("The J♦ rule can change only before hand 1 is recorded: the recorded hands do not say "
              "who took the J♦.")
@@ -253,8 +258,9 @@ _WORDING = {
     rules.JacksNotPlayed: _jacks_not_played,
     rules.HouseRuleRefused: _house_rule_refused,
     rules.SeatingRefused: _seating_refused,
-    service.HandDoesNotFit: _hand_does_not_fit,
-    service.JacksFixed: _jacks_fixed,
+    rules.HandDoesNotFit: _hand_does_not_fit,
+    rules.JacksFixed: _jacks_fixed,
+    service.TricksRefused: _tricks_refused,
     service.NameTaken: _name_taken,
     rules.MoonChoiceNeeded: _moon_choice_needed,
     rules.NoMoonShot: _no_moon_shot,

@@ -15,6 +15,8 @@ from sqlalchemy import select
 
 from .. import rules
 from ..db.models import (
+    HOUSE_RULE_COLUMNS,
+    UNCOLLECTED_COLUMNS,
     Game,
     Hand,
     Person,
@@ -24,7 +26,8 @@ from ..db.models import (
     db,
     hand_record,
     name_key,
-    variant_of,
+    uncollected,
+    variant_of_row,
 )
 from .i18n import number, one_decimal
 from .rendered import kept
@@ -181,29 +184,29 @@ def _scored(games):
         return {}
     game_ids = list(games)
     heads = db.session.execute(
-        select(Game.id, Game.target, Game.first_dealer, Game.moon_points, Game.moon_choice, Game.passing,
-               Game.cards_passed, Game.jack_of_diamonds).where(Game.id.in_(game_ids))).all()
+        select(Game.id, Game.target, Game.first_dealer, *HOUSE_RULE_COLUMNS).where(Game.id.in_(game_ids))).all()
     takings = db.session.execute(
-        select(Hand.game_id, Hand.number, Hand.moon, Taking.hearts, Taking.marias, Taking.jacks)
+        select(Hand.game_id, Hand.number, Hand.moon, *UNCOLLECTED_COLUMNS, Taking.hearts, Taking.marias, Taking.jacks)
         .join(Taking, Taking.hand_id == Hand.id).where(Hand.game_id.in_(game_ids))
         .order_by(Hand.game_id, Hand.number, Taking.seat))
-    records = {
-        game_id: [hand_record((row[3:] for row in rows), moon) for (_game, _number, moon), rows
-                  in itertools.groupby(hands, key=lambda row: row[:3])]
-        for game_id, hands in itertools.groupby(takings, key=lambda row: row[0])}
+    records = {}
+    for (game_id, _number), rows in itertools.groupby(takings, key=lambda row: (row.game_id, row.number)):
+        rows = list(rows)
+        records.setdefault(game_id, []).append(hand_record(
+            ((row.hearts, row.marias, row.jacks) for row in rows), rows[0].moon, uncollected(rows[0])))
     seat_changes = {}
     for row in db.session.execute(select(SeatChange).where(SeatChange.game_id.in_(game_ids))
                                   .order_by(SeatChange.id)).scalars():
         seat_changes.setdefault(row.game_id, []).append(row.value())
     scored = {}
-    for game_id, target, first_dealer, *variant in heads:
-        revision, roster = games[game_id]
-        made = seat_changes.get(game_id, [])
-        board = rules.score_game(rules.starting_players(roster, made), first_dealer, target,
-                                 records.get(game_id, []), variant_of(*variant), made)
+    for head in heads:
+        revision, roster = games[head.id]
+        made = seat_changes.get(head.id, [])
+        board = rules.score_game(rules.starting_players(roster, made), head.first_dealer, head.target,
+                                 records.get(head.id, []), variant_of_row(head), made)
         figures = rules.game_figures(board)
         places = {player: place for place, player in board.standings} if board.over else {}
-        scored[game_id] = GameFigures(revision, tuple(figure.counts() for figure in figures), board.totals,
+        scored[head.id] = GameFigures(revision, tuple(figure.counts() for figure in figures), board.totals,
                                       tuple(places.get(player) for player in range(board.players)),
                                       len(board.hands))
     return scored

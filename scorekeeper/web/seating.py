@@ -12,6 +12,7 @@ from .access import is_scorer
 from .explain import describe, house_rule
 from .forms import GameRulesForm, HouseRulesForm, JoinForm, LeaveForm
 from .i18n import _
+from .rendered import scoreboard
 from .responses import CONFLICT, INVALID, load_game
 
 bp = Blueprint("seating", __name__)
@@ -89,15 +90,16 @@ def leave(game_id):
         return _leave_page(game, form, player)
     if not form.validate() or form.based_on() is None:
         return _leave_page(game, form, player), INVALID
+    # Worded now, from the game as the confirmation showed it: after the commit its rows are expired.
+    left = _("%(name)s leaves after hand %(number)d and keeps %(points)d points.", name=game.names[player],
+             number=len(game.hands), points=scoreboard(game).totals[player])
     try:
-        left = service.see_off(game, player, form.based_on())
+        service.see_off(game, player, form.based_on())
     except rules.RuleError as error:
         return _seating_refusal(game, describe(error, game.names)), INVALID
     except service.Conflict as error:
         return _leave_conflict(game_id, form, player, error)
-    flash(_("%(name)s leaves after hand %(number)d and keeps %(points)d points.",
-            name=game.names[left.player], number=left.before_hand - 1,
-            points=game.scoreboard().totals[left.player]), "success")
+    flash(left, "success")
     return redirect(url_for("games.table", game_id=game_id))
 
 
@@ -167,9 +169,10 @@ def game_rules(game_id):
     form.rules.form.offer(variant)
     if not form.validate() or form.based_on() is None:
         return render_template("pages/rules.html", game=game, variant=variant, form=form), INVALID
+    chosen = form.rules.form.variant()
     try:
-        service.change_house_rules(game, form.rules.form.variant(), form.based_on())
-    except (rules.RuleError, service.JacksFixed) as error:
+        service.change_house_rules(game, chosen, form.based_on())
+    except rules.RuleError as error:
         return render_template("pages/rules.html", game=game, variant=variant, form=form,
                                problem=describe(error, game.names)), INVALID
     except service.Conflict as error:
@@ -177,7 +180,7 @@ def game_rules(game_id):
         form.revision.data = str(game.revision)
         return render_template("pages/rules.html", game=game, variant=game.variant, form=form,
                                problem=describe(error)), CONFLICT
-    changed = game.variant.changed()
-    flash(_("House rules saved: %(rules)s.", rules="; ".join(house_rule(name, game.variant) for name in changed))
+    changed = chosen.changed()
+    flash(_("House rules saved: %(rules)s.", rules="; ".join(house_rule(name, chosen) for name in changed))
           if changed else _("House rules saved: the printed rules, with no house rules."), "success")
     return redirect(url_for("games.table", game_id=game_id))

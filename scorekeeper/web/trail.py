@@ -41,16 +41,17 @@ def undo_change(game_id, change_id):
         return _undo_page(game, line, form)
     if not form.validate() or form.based_on() is None:
         abort(400)
+    undone = _("Undone: %(change)s", change=trail_entry(line))  # worded now: after the commit its rows are expired
     try:
         service.undo(game, change_id, form.based_on())
     except service.Conflict as error:
         game = load_game(game_id)
         page = trail_page(game, readonly=False)
         return render_template("games/trail.html", game=game, problem=describe(error), **page), CONFLICT
-    except (rules.RuleError, service.UndoRefused, service.JacksFixed, service.KittyNeeded, service.SamePerson) as error:
+    except (rules.RuleError, service.UndoRefused, service.KittyNeeded, service.SamePerson) as error:
         flash(describe(error, game.names), "warning")
         return redirect(url_for("games.table", game_id=game_id, _anchor="changes"))
-    flash(_("Undone: %(change)s", change=trail_entry(line)), "success")
+    flash(undone, "success")
     return redirect(url_for("games.table", game_id=game_id, _anchor="changes"))
 
 
