@@ -25,7 +25,7 @@ from scorekeeper import rules, service
 from .tabletop import DECK, ELEVEN, PLAYER_NAMES, random_taken
 from .test_table import assert_round_trips, fresh, same_game
 
-REFUSALS = (rules.RuleError, service.UndoRefused, service.JacksFixed, service.KittyNeeded, service.NameTaken,
+REFUSALS = (rules.RuleError, service.UndoRefused, service.KittyNeeded, service.NameTaken,
             service.SamePerson)
 VARIANTS = [
     rules.SEEDS,
