@@ -12,8 +12,9 @@ from datetime import datetime
 
 from sqlalchemy import create_engine, func, insert, select
 
-from scorekeeper.db.models import Game, Hand, Person, PersonName, Player, Taking, name_key, new_scorer_key
+from scorekeeper.db.models import Game, Hand, Person, PersonName, Player, Taking, new_scorer_key
 from scorekeeper.documents.game import MOST_UPLOADED_HANDS
+from scorekeeper.service.names import key as name_key
 from tests.tabletop import (
     ELEVEN,
     SIX,

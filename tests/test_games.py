@@ -7,7 +7,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.db.models import Change, Game, Hand, Player, db
-from scorekeeper.web.forms import has_control_characters
+from scorekeeper.service.names import has_control_characters
 
 from .tabletop import (
     ELEVEN,

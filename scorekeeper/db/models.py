@@ -5,7 +5,6 @@ import json
 import os
 import secrets
 import sqlite3
-import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import cache
@@ -207,12 +206,6 @@ class Player(db.Model):
     game: Mapped[Game] = relationship(back_populates="players")
 
 
-def name_key(name):
-    """What makes two typed names one person: Unicode NFKC, trimmed, case-folded ("Ana", "ana ", "Ａｎａ")."""
-    folded = unicodedata.normalize("NFKC", name).strip().casefold()
-    return unicodedata.normalize("NFKC", folded)  # case-folding can undo the normal form
-
-
 class Person(db.Model):
     """Someone the club knows: the players of many games are one person.
 
@@ -227,7 +220,7 @@ class Person(db.Model):
 
 
 class PersonName(db.Model):
-    """A spelling's key (``name_key``) and the person it names: how a typed name finds its person.
+    """A spelling's key (``service.names.key``) and the person it names: how a typed name finds its person.
 
     Each key names one person; a person has every spelling they were typed
     as, and the names they were given.

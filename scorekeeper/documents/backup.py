@@ -17,8 +17,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from .. import service
-from ..db.models import NAME_LENGTH, Game, Hand, Person, PersonName, TrickLog, db, name_key
-from ..web.forms import has_control_characters
+from ..db.models import NAME_LENGTH, Game, Hand, Person, PersonName, TrickLog, db
+from ..service import names
 from . import game as exchange
 from .game import DocumentError, dumps, export_game, read_game
 
@@ -136,9 +136,11 @@ def _read_people(entries):
     for number, entry in enumerate(entries, start=1):
         name = entry.get("name") if isinstance(entry, dict) else None
         keys = entry.get("keys") if isinstance(entry, dict) else None
-        if (not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_LENGTH
-                or has_control_characters(name) or not isinstance(keys, list) or not keys
-                or not all(isinstance(key, str) and key and name_key(key) == key for key in keys)):
+        # The name as written, untrimmed: "Ana\n" is refused, as the people it names were typed without one.
+        if (not isinstance(name, str) or not name.strip() or names.problem(name.strip()) is not None
+                or names.problem(name, len(name)) is not None
+                or not isinstance(keys, list) or not keys
+                or not all(isinstance(key, str) and key and names.key(key) == key for key in keys)):
             raise DocumentError(f"Person {number} of \"people\" needs a \"name\" (1 to {NAME_LENGTH} characters) "
                                 "and \"keys\": the names they are found by, as the app compares them.")
         if seen & set(keys):

@@ -12,8 +12,8 @@ from flask.cli import with_appcontext
 
 from .. import rules, service
 from ..db.models import GAME_NAME_LENGTH, LARGEST_TARGET, Game, db
-from ..web.explain import describe
-from ..web.forms import has_control_characters, player_name_errors
+from ..service import names as name_rules
+from ..web.explain import describe, name_problem, player_name_errors
 from ..web.i18n import _, names_list
 
 FORMAT = "scorekeeper/cancellation-hearts"
@@ -155,10 +155,13 @@ def read_game(document, most_hands=None):
     where = _("The game")
 
     name = document.get("name", "")
-    if not isinstance(name, str) or len(name.strip()) > GAME_NAME_LENGTH:
+    # Written as it is, untrimmed: a line break at its end is refused too.
+    reason = name_rules.game_name_problem(name.strip()) or name_rules.problem(name, len(name)) \
+        if isinstance(name, str) else name_rules.LONG
+    if reason == name_rules.LONG:
         raise DocumentError(_("The game's \"name\" must be text of at most %(max)d characters.", max=GAME_NAME_LENGTH))
-    if has_control_characters(name):
-        raise DocumentError(_("A name cannot hold tabs, line breaks or other control characters."))
+    if reason is not None:
+        raise DocumentError(name_problem(reason))
 
     target = _field(document, "target", where)
     if not _whole(target) or not 1 <= target <= LARGEST_TARGET:

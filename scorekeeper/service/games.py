@@ -23,7 +23,8 @@ from ..db.models import (
     variant_columns,
 )
 from .errors import Conflict, TricksRefused
-from .people import check_one_person_each, people_of
+from .names import check_one_person_each
+from .people import people_of
 from .writing import inserted, writing
 
 
@@ -92,7 +93,7 @@ def import_game(game):
 
 @dataclass(frozen=True)
 class KnownPerson:
-    """A person a backup knew by several names (``keys``, as ``name_key`` makes them): merged or renamed."""
+    """A person a backup knew by several names (``keys``, as ``names.key`` makes them): merged or renamed."""
 
     name: str
     keys: tuple[str, ...]

@@ -11,26 +11,11 @@ from ..db.models import (
     PersonName,
     Player,
     db,
-    name_key,
 )
-from .errors import Conflict, PeopleRefused, SamePerson
+from .errors import Conflict, PeopleRefused
+from .names import key as name_key
+from .names import refuse_repeats
 from .writing import inserted, writing
-
-
-def check_one_person_each(names):
-    """Refuse a table where two names are one name written two ways ("Ana", "ana ", "Ａｎａ")."""
-    refuse_repeats(names, [name_key(name) for name in names])
-
-
-def refuse_repeats(names, identities):
-    """Raise ``SamePerson`` for the first name whose identity (a name's key, a person) an earlier name has."""
-    first = {}
-    for place, identity in enumerate(identities):
-        if identity is None:  # a player nobody linked yet is nobody's repeat
-            continue
-        earlier = first.setdefault(identity, place)
-        if earlier != place:
-            raise SamePerson(names[place], names[earlier])
 
 
 def people_of(names):

@@ -5,13 +5,14 @@ from ..db.models import (
     Player,
     SeatChange,
     db,
-    name_key,
     variant_columns,
 )
 from .entries import Action, trail_game
 from .errors import HandUnderWay, NameTaken
 from .games import seat_change_columns
-from .people import people_of, refuse_repeats
+from .names import key as name_key
+from .names import refuse_repeats
+from .people import people_of
 from .writing import writing
 
 

@@ -9,6 +9,8 @@ once. The service layer's own refusals (``service.Conflict``,
 """
 
 from .. import rules, service
+from ..db.models import NAME_LENGTH
+from ..service import names as name_rules
 from .i18n import _, datetime_short, names_list, ngettext
 
 
@@ -274,6 +276,36 @@ _WORDING = {
     service.SamePerson: _same_person,
     service.PeopleRefused: _people_refused,
 }
+
+
+# --- Names ---------------------------------------------------------------------------
+
+
+def name_problem(reason):
+    """One sentence for a ``service.names`` reason a name is refused (None for None)."""
+    if reason == name_rules.LONG:
+        return _("Keep names to %(max)d characters.", max=NAME_LENGTH)
+    if reason == name_rules.CONTROL:
+        return _("A name cannot hold tabs, line breaks or other control characters.")
+    return None
+
+
+def player_name_errors(seated):
+    """What is wrong with each trimmed name of a table, by seat: empty, refused, or another player's.
+
+    A repeat is the same person's name (``name_rules.key``): "Ana" and "Ａｎａ" are one person.
+    """
+    repeats = name_rules.repeats([name if not name_rules.problem(name) else "" for name in seated])
+    errors = {}
+    for seat, name in enumerate(seated):
+        if not name:
+            errors[seat] = _("Enter a name for seat %(seat)d, or remove the seat.", seat=seat + 1)
+        elif reason := name_rules.problem(name):
+            errors[seat] = name_problem(reason)
+        elif seat in repeats:
+            errors[seat] = _("%(name)s is already at the table (seat %(seat)d); give each player a different name.",
+                             name=name, seat=repeats[seat] + 1)
+    return errors
 
 
 # --- House rules ---------------------------------------------------------------------

@@ -1,7 +1,6 @@
 """WTForms forms: they read and check what the table typed, in plain words."""
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -23,7 +22,9 @@ from wtforms.csrf.session import SessionCSRF
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
 from .. import rules
-from ..db.models import GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, NAME_LENGTH, name_key, variant_columns
+from ..db.models import GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, variant_columns
+from ..service import names as name_rules
+from .explain import name_problem, player_name_errors
 from .i18n import _, lazy_gettext
 
 
@@ -135,45 +136,6 @@ class ChoiceField(RadioField):
             raise ValidationError(self.message)
 
 
-def has_control_characters(text):
-    """Whether ``text`` holds a control character (NUL, a tab, a line break...), which no name needs.
-
-    PostgreSQL stores no NUL at all; a line break in a name would break the
-    layout of every page. Refused on every database alike.
-    """
-    return any(unicodedata.category(char) == "Cc" for char in text)
-
-
-def player_name_errors(names):
-    """What is wrong with each trimmed name, by seat: empty, too long, a control character or a repeat.
-
-    A repeat is the same person's name (``name_key``): "Ana" and "Ａｎａ" are one person.
-    """
-    errors = {}
-    seen = {}
-    for seat, name in enumerate(names):
-        if not name:
-            errors[seat] = _("Enter a name for seat %(seat)d, or remove the seat.", seat=seat + 1)
-        elif problem := name_problem(name):
-            errors[seat] = problem
-        elif name_key(name) in seen:
-            errors[seat] = _(
-                "%(name)s is already at the table (seat %(seat)d); give each player a different name.",
-                name=name, seat=seen[name_key(name)] + 1)
-        else:
-            seen[name_key(name)] = seat
-    return errors
-
-
-def name_problem(name):
-    """What is wrong with a trimmed, typed player's name, if anything: too long or a control character."""
-    if len(name) > NAME_LENGTH:
-        return _("Keep names to %(max)d characters.", max=NAME_LENGTH)
-    if has_control_characters(name):
-        return _("A name cannot hold tabs, line breaks or other control characters.")
-    return None
-
-
 class GameChangeForm(BaseForm):
     """A form that changes a game, made from the revision of the game it showed."""
 
@@ -280,8 +242,9 @@ class NewGameForm(BaseForm):
             raise ValidationError(_("Check the names marked below."))
 
     def validate_name(self, field):
-        if has_control_characters(field.data or ""):
-            raise ValidationError(_("A name cannot hold tabs, line breaks or other control characters."))
+        reason = name_rules.game_name_problem((field.data or "").strip())
+        if reason == name_rules.CONTROL:  # its length is the Length validator's
+            raise ValidationError(name_problem(reason))
 
     def validate_first_dealer(self, field):
         if field.data is None or not 0 <= field.data < len(self.players.entries):
@@ -454,7 +417,7 @@ class JoinForm(GameChangeForm):
         field.data = (field.data or "").strip()
         if not field.data:
             raise ValidationError(_("Enter a name for the new player."))
-        problem = name_problem(field.data)
+        problem = name_problem(name_rules.problem(field.data))
         if problem:
             raise ValidationError(problem)
 
@@ -517,7 +480,7 @@ class RenameForm(BaseForm):
         field.data = (field.data or "").strip()
         if not field.data:
             raise ValidationError(_("Enter the name to show."))
-        problem = name_problem(field.data)
+        problem = name_problem(name_rules.problem(field.data))
         if problem:
             raise ValidationError(problem)
 

@@ -8,8 +8,9 @@ from sqlalchemy.orm import selectinload
 from werkzeug.datastructures import CombinedMultiDict, MultiDict
 
 from .. import rules, service
-from ..db.models import Game, Hand, db, name_key
+from ..db.models import Game, Hand, db
 from ..documents.game import MOST_UPLOADED_HANDS, DocumentError, dumps, export_game, read_text
+from ..service import names as name_rules
 from .access import grant, is_scorer, matches
 from .explain import describe
 from .forms import ImportForm, NewGameForm, whole_number
@@ -142,7 +143,7 @@ def _reseated(form, formdata):
 
 def _seated(names, name):
     """``names`` with ``name`` in the first empty seat (a seat added if none is), unless already seated."""
-    if not name or any(name_key(name) == name_key(seated) for seated in names if seated):
+    if not name or any(name_rules.key(name) == name_rules.key(seated) for seated in names if seated):
         return names
     empty = next((seat for seat, seated in enumerate(names) if not seated.strip()), None)
     if empty is not None:

@@ -14,8 +14,8 @@ from ..db.models import (
     Person,
     PersonChange,
     db,
-    name_key,
 )
+from ..service import names as name_rules
 from .explain import describe
 from .forms import MergeForm, RenameForm, SeasonForm, UndoMergeForm
 from .i18n import _
@@ -51,7 +51,7 @@ def stats():
     form = SeasonForm(request.args)
     if not form.validate():
         return jsonify(error=" ".join(str(error) for errors in form.errors.values() for error in errors)), INVALID
-    records = sorted(season(**form.filters), key=lambda record: (name_key(record.name), record.person_id))
+    records = sorted(season(**form.filters), key=lambda record: (name_rules.key(record.name), record.person_id))
     return jsonify(players=[record.facts() for record in records])
 
 
@@ -175,7 +175,7 @@ def _person_page(shown, rename_form=None, merge_form=None, problem=None):
     return render_template(
         "people/person.html", person=shown, record=record, problem=problem,
         rename_form=rename_form or RenameForm(data={"name": shown.name}), merge_form=merge_form or MergeForm(),
-        undo_form=UndoMergeForm(), others=sorted(others, key=lambda other: name_key(other.name)),
+        undo_form=UndoMergeForm(), others=sorted(others, key=lambda other: name_rules.key(other.name)),
         merged_here=merged_here, chart=recent_chart(record.games if record else ()), figure_text=figure_text)
 
 

@@ -25,10 +25,10 @@ from ..db.models import (
     Taking,
     db,
     hand_record,
-    name_key,
     uncollected,
     variant_of_row,
 )
+from ..service import names as name_rules
 from .i18n import number, one_decimal
 from .rendered import kept
 
@@ -227,7 +227,7 @@ def sorted_records(records, column, descending):
     """The season's table sorted by ``column``; equals by points a hand, then by name; those without the
     figure (no hand played, no game finished) last either way."""
     ordered = sorted(records, key=lambda record: (record.figures.points_per_hand is None,
-                                                  record.figures.points_per_hand or 0, name_key(record.name)))
+                                                  record.figures.points_per_hand or 0, name_rules.key(record.name)))
     known = [record for record in ordered if column_value(record, column) is not None]
     unknown = [record for record in ordered if column_value(record, column) is None]
     return sorted(known, key=lambda record: column_value(record, column), reverse=descending) + unknown
@@ -236,7 +236,7 @@ def sorted_records(records, column, descending):
 def column_value(record, column):
     """A record's figure in one column of the season's table (None: it has none)."""
     if column == "name":
-        return name_key(record.name)
+        return name_rules.key(record.name)
     if column in ("best", "worst"):
         return getattr(record, f"{column}_total")
     return getattr(record.figures, column)
@@ -276,8 +276,8 @@ def quick_picks():
             select(Game.id).order_by(Game.id.desc()).limit(3).scalar_subquery()))
         .order_by(Player.game_id.desc(), Player.seat)).all()
     usual = []
-    for _game_id, names in itertools.groupby(tables, key=lambda row: row[0]):
-        names = tuple(name for _game, name in names)
-        if rules.MIN_PLAYERS <= len(names) <= rules.MAX_PLAYERS and names not in usual:
-            usual.append(names)
-    return sorted(people, key=name_key), usual
+    for _game_id, seated in itertools.groupby(tables, key=lambda row: row[0]):
+        seated = tuple(name for _game, name in seated)
+        if rules.MIN_PLAYERS <= len(seated) <= rules.MAX_PLAYERS and seated not in usual:
+            usual.append(seated)
+    return sorted(people, key=name_rules.key), usual
