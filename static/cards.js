@@ -48,22 +48,22 @@
     return word;
   }
 
-  // The grid: one button a card, a row a suit, each showing how many copies are left (two decks, R2).
+  // The grid: one button a card, a row a suit, each showing how many copies are left. The page
+  // gives the rows, their cards and the copies left of each (R2); this script only counts taps.
   function buildGrid(picker) {
-    var seen = JSON.parse(picker.dataset.seen || "{}");
-    var names = JSON.parse(picker.dataset.suitNames);
     var buttons = {};
-    ["♠", "♥", "♦", "♣"].forEach(function (suit) {
+    JSON.parse(picker.dataset.grid).forEach(function (suit) {
       var row = document.createElement("div");
-      row.className = "suit-row" + (suit === "♥" || suit === "♦" ? " red" : "");
+      row.className = "suit-row" + (suit.red ? " red" : "");
       row.setAttribute("role", "group");
-      row.setAttribute("aria-label", suit + " " + names[suit]);
-      picker.dataset.ranks.split(" ").forEach(function (rank) {
-        var card = rank + suit;
+      row.setAttribute("aria-label", suit.suit + " " + suit.name);
+      suit.cards.forEach(function (entry) {
+        var card = entry[0];
         var button = document.createElement("button");
         button.type = "button";
         button.dataset.card = card;
-        button.textContent = rank + "\n" + suit;
+        button.dataset.left = String(entry[1]);
+        button.textContent = card.slice(0, -1) + "\n" + card.slice(-1);
         button.setAttribute("aria-label", card);
         buttons[card] = button;
         row.appendChild(button);
@@ -73,7 +73,7 @@
     function left(card, change) {
       var button = buttons[card];
       if (!button) { return; }
-      var count = (button.dataset.left === undefined ? 2 - (seen[card] || 0) : Number(button.dataset.left)) + change;
+      var count = Number(button.dataset.left) + change;
       button.dataset.left = String(count);
       button.disabled = count <= 0;
       button.title = count <= 0 ? picker.dataset.noneLeft.replace("{card}", card) : "";

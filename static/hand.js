@@ -1,15 +1,14 @@
-// Record-a-hand form: live tally, "Rest" without a round trip, the moon choice as soon as someone
-// has everything, and what was typed kept on this device (below). The form works without this script.
+// Record-a-hand form: live tally, "Rest" without a round trip, and what was typed kept on this
+// device (below). The form works without this script. Whether someone shot the moon is the
+// server's to say (R15): it shows the moon's choice when its check of the hand finds a shooter.
 (function () {
   "use strict";
   var form = document.querySelector("form.hand-form");
   if (!form) { return; }
   var rows = Array.prototype.slice.call(form.querySelectorAll("li.taking"));
   var tally = document.getElementById("tally");
-  var moon = document.getElementById("moon");
-  // The rules' numbers come from the server (R14), never from this script.
+  // The hearts a hand holds come from the server (R14), never from this script.
   var heartsInHand = parseInt(form.dataset.hearts, 10);
-  var mariasInHand = parseInt(form.dataset.marias, 10);
 
   function hearts(row) {
     var text = row.querySelector(".hearts input").value.trim();
@@ -24,20 +23,12 @@
   }
 
   function update() {
-    var totalHearts = 0, totalMarias = 0, shooter = null;
+    var totalHearts = 0, totalMarias = 0;
     rows.forEach(function (row) {
       totalHearts += hearts(row);
       totalMarias += marias(row);
-      if (hearts(row) === heartsInHand && marias(row) === mariasInHand) { shooter = row; }
     });
     tally.textContent = fill(tally.dataset.template, { hearts: totalHearts, marias: totalMarias });
-    moon.hidden = shooter === null;
-    if (shooter) {
-      var name = shooter.dataset.name;
-      moon.querySelector("legend").textContent = fill(moon.dataset.legend, { name: name });
-      var subtract = moon.querySelector("label[for=moon-subtract]");  // absent where a house rule only adds
-      if (subtract) { subtract.textContent = fill(moon.dataset.subtract, { name: name }); }
-    }
   }
 
   form.addEventListener("input", update);
@@ -85,8 +76,6 @@
   var names = Array.prototype.map.call(form.querySelectorAll("li.taking"), function (row) {
     return row.getAttribute("data-name");
   });
-  var heartsInHand = form.getAttribute("data-hearts");
-  var mariasInHand = form.getAttribute("data-marias");
   var notice = document.getElementById("draft-notice");
   var offer = document.getElementById("draft-offer");
 
@@ -140,25 +129,16 @@
         field.value = values[field.name];
       }
     });
-    form.dispatchEvent(new Event("input"));  // the tally and the moon choice follow
+    form.dispatchEvent(new Event("input"));  // the tally follows
   }
 
   function plain(value) {  // "", "0" and " 07" all say the same count
     return String(value === undefined || value === null ? "" : value).trim().replace(/^0+(?=\d)/, "") || "0";
   }
 
-  function shooterIn(values, seats) {  // the seat that took everything, if any (the page says how much that is)
-    for (var seat = 0; seat < seats; seat += 1) {
-      if (plain(values["takings-" + seat + "-hearts"]) === heartsInHand &&
-          plain(values["takings-" + seat + "-marias"]) === mariasInHand) { return seat; }
-    }
-    return null;
-  }
-
   function meaning(values) {  // what the figures say, whatever way they were typed
     var plainly = {};
     Object.keys(values).sort().forEach(function (name) { plainly[name] = plain(values[name]); });
-    if (shooterIn(values, names.length) === null) { delete plainly.moon; }  // a leftover choice says nothing
     return JSON.stringify(plainly);
   }
 
@@ -180,7 +160,10 @@
 
   function keep() {
     try {
-      storage.setItem(key, JSON.stringify({ revision: revision, number: number, names: names, values: shown() }));
+      var moon = document.getElementById("moon");  // shown by the server when its check found a shooter
+      var shooter = moon && !moon.hidden ? moon.getAttribute("data-shooter") : null;
+      storage.setItem(key, JSON.stringify({ revision: revision, number: number, names: names, values: shown(),
+                                            shooter: shooter }));
     } catch (error) { /* storage full or refused: the form still works */ }
   }
 
@@ -214,10 +197,9 @@
       notes.appendChild(item);
     }
     if (draft.values.last_trick_reserved) { note(offer.getAttribute("data-reserved")); }
-    var shooter = shooterIn(draft.values, draft.names.length);
     var moon = draft.values.moon;
-    if (shooter !== null && (moon === "subtract" || moon === "add")) {
-      note(fill(offer.getAttribute("data-" + moon), { name: draft.names[shooter] }));
+    if (draft.shooter && (moon === "subtract" || moon === "add")) {  // the shooter as the page named them
+      note(fill(offer.getAttribute("data-" + moon), { name: draft.shooter }));
     }
     offer.hidden = false;
     document.getElementById("draft-use").addEventListener("click", function () {

@@ -21,6 +21,7 @@ comments and messages refer to docs/rules.md.
 
 from .cards import (  # noqa: F401
     BLACK_MARIA,
+    CARD_KINDS,
     CLUBS,
     DIAMONDS,
     ENGLISH_LETTERS,

@@ -76,6 +76,7 @@ class Card:
         return self.rank == 12 and self.suit == SPADES
 
 
+CARD_KINDS = tuple(Card(rank, suit) for suit in SUITS for rank in range(2, 15))  # one of each, suit by suit, 2 to A
 BLACK_MARIA = Card(12, SPADES)
 JACK_OF_DIAMONDS = Card(11, DIAMONDS)
 

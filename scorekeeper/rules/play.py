@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .cards import Card, check_copies, parse_cards
+from .cards import CARD_KINDS, Card, check_copies, parse_cards
 from .errors import HandFinished, IllegalLead, KittySize, RuleError, ThirdCopy, TrickSize
 from .game import check_seat, deal
 from .hand import NOTHING, Taken
@@ -88,6 +88,16 @@ class HandPlay:
     def copies_seen(self) -> dict[Card, int]:
         """How many copies of each card this hand has shown so far, the kitty included if known (R2)."""
         return dict(self._seen)
+
+    @property
+    def copies_left(self) -> dict[Card, int]:
+        """How many copies of each card this hand can still show, every card listed (R2)."""
+        return {card: COPIES - self._seen.get(card, 0) for card in CARD_KINDS}
+
+    @property
+    def next_seats(self) -> tuple[int, ...]:
+        """The seat that plays each card of the next trick, in play order from its leader (R10)."""
+        return tuple((self.leader + i) % self.players for i in range(self.players))
 
     @property
     def reserved_cards(self) -> tuple[Card, ...]:

@@ -9,12 +9,13 @@ def init_app(app):
     from importlib import import_module
 
     from .. import rules, service
-    from . import assets, explain, i18n, rendered, serving
+    from . import assets, explain, forms, i18n, rendered, serving
 
     i18n.init_app(app)
     app.jinja_env.filters["explain"] = explain.explain
     app.jinja_env.filters["house_rule"] = explain.house_rule
     app.jinja_env.filters["direction_word"] = explain.direction_word
+    app.jinja_env.filters["shown"] = forms.shown_value
     # Pages take the rules' numbers from the engine, never from a literal.
     app.jinja_env.globals.update(
         HEARTS_IN_HAND=rules.HEARTS_IN_HAND, MARIAS_IN_HAND=rules.MARIAS_IN_HAND,

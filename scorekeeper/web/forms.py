@@ -41,6 +41,14 @@ def whole_number(text, most=LARGEST_ID):
     return number if number <= most else None
 
 
+def shown_value(field, blank=None):
+    """What a form's box shows: what was typed, as typed (a refused value too), else the field's value,
+    else nothing; ``blank`` is a value shown as an empty box (a count of 0 as no heart typed)."""
+    if field.raw_data:
+        return field.raw_data[0]
+    return "" if field.data is None or field.data == blank else str(field.data)
+
+
 @dataclass(frozen=True)
 class Problem:
     """One reason a form was refused, as the summary at the top lists it: the words and the field's id."""

@@ -50,7 +50,7 @@ def settle():
     if game is not None and result is not None:
         seats = [(leader + position) % len(seated) for position in range(len(result.cards))]
     status = INVALID if error else 200
-    return render_template("tricks/settle.html", text=text, game=game, leader=leader, seated=seated,
+    return render_template("tricks/settle.html", text=text, game=game, leader=leader, seated=seated, grid=card_grid(),
                            result=result, error=error, seats=seats), status
 
 
@@ -75,6 +75,19 @@ def settle_json():
         cards=[str(card) for card in result.cards],
         rules=list(result.reason.rules),
     )
+
+
+def card_grid(copies_left=None):
+    """The card picker's rows, a suit each, as the page hands them to its script: each card with the copies
+    of it left (R2; every copy when no hand is being played) and the suit's name in the reader's language."""
+    names = {rules.SPADES: _("spades"), rules.HEARTS: _("hearts"), rules.DIAMONDS: _("diamonds"),
+             rules.CLUBS: _("clubs")}
+    rows = {}
+    for card in rules.CARD_KINDS:
+        left = rules.COPIES if copies_left is None else copies_left[card]
+        rows.setdefault(card.suit, []).append([str(card), left])
+    return [{"suit": suit, "name": names[suit], "red": suit in (rules.HEARTS, rules.DIAMONDS), "cards": cards}
+            for suit, cards in rows.items()]
 
 
 def _optional_game(game_id):
@@ -232,12 +245,13 @@ def _kitty_first(game, board, log, play, form, error):
 
 
 def _play_page(game, board, log, play, form, kitty_form=None, conflict=None):
+    seated = game.names_of(board.next_hand.seating)
     return render_template(
-        "tricks/play.html", game=game, board=board, log=log, play=play, form=form,
-        seated=game.names_of(board.next_hand.seating),
+        "tricks/play.html", game=game, board=board, log=log, play=play, form=form, seated=seated,
+        in_play_order=[seated[seat] for seat in play.next_seats],  # the next trick's players, from its leader
         kitty_form=kitty_form or KittyForm(), kitty_needed=service.kitty_needed(log, play),
         revision=form.revision.data or game.revision, conflict=conflict,
-        seen={str(card): copies for card, copies in play.copies_seen.items()},
+        grid=card_grid(play.copies_left),
     )
 
 

@@ -25,12 +25,17 @@ def start_game(page, names, target, name):
 
 
 def enter_hand(page, taken, moon=None):
-    """Fill in the hand form: ``taken`` maps a seat to (hearts, marias); others took nothing."""
+    """Fill in the hand form: ``taken`` maps a seat to (hearts, marias); others took nothing.
+
+    With a ``moon`` choice, save once first: the server says who shot the moon (R15) and asks how it scores.
+    """
     for seat, (hearts, marias) in taken.items():
         page.locator(f"#takings-{seat}-hearts").fill(str(hearts))
         if marias:
             page.locator(f'label[for="takings-{seat}-marias-{marias}"]').click()
     if moon:
+        page.locator("form.hand-form button.primary").click()
+        expect(page.locator("#moon")).to_be_visible()
         page.get_by_label(moon).check()
 
 
@@ -55,7 +60,8 @@ def test_eight_players_play_a_whole_game_to_game_over_on_a_phone(page, screensho
     page.get_by_role("link", name="Record hand 2").click()
     expect(page.locator("#moon")).to_be_hidden()
     enter_hand(page, {3: (26, 2)})
-    expect(page.locator("#moon")).to_be_visible()
+    page.get_by_role("button", name="Save hand 2").click()  # the server finds the shooter and asks (R15)
+    expect(page.get_by_role("alert")).to_contain_text("Dee took all 26 hearts and both Black Marias")
     expect(page.locator("#moon legend")).to_have_text("Dee shot the moon: how does it score? (R15)")
     page.get_by_label("Add 26 to everyone else").check()
     page.get_by_role("button", name="Save hand 2").click()
@@ -94,8 +100,7 @@ def test_correcting_a_hand_on_a_tablet_reopens_a_finished_game(page, screenshot)
     page.set_viewport_size(TABLET)
     start_game(page, EIGHT, target=26, name="Tablet game")
     page.get_by_role("link", name="Record hand 1").click()
-    enter_hand(page, {0: (26, 2)})
-    page.get_by_label("Add 26 to everyone else").check()
+    enter_hand(page, {0: (26, 2)}, moon="Add 26 to everyone else")
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
 
@@ -115,8 +120,7 @@ def test_a_player_named_like_markup_never_runs_script_on_any_page(page):
     start_game(page, names, target=150, name="<b onmouseover=alert(3)>Night</b>")
     game = page.url
     page.get_by_role("link", name="Record hand 1").click()
-    enter_hand(page, {0: (26, 2)})
-    page.get_by_label("Subtract 26 from <img src=x onerror=alert(1)>").check()
+    enter_hand(page, {0: (26, 2)}, moon="Subtract 26 from <img src=x onerror=alert(1)>")
     page.get_by_role("button", name="Save hand 1").click()
 
     for url in ["/", game, game + "/watch", game + "/display", game + "/hands/1", game + "/hands/1/remove",
