@@ -8,13 +8,10 @@ makes the next view of its pages a first view after a change.
 import json
 import random
 from dataclasses import dataclass
-from datetime import datetime
 
-from sqlalchemy import create_engine, func, insert, select
-
-from scorekeeper.db.models import Game, Hand, Person, PersonName, Player, Taking, new_scorer_key
+from scorekeeper import create_app, rules, service
+from scorekeeper.db.models import db
 from scorekeeper.documents.game import MOST_UPLOADED_HANDS
-from scorekeeper.service.names import key as name_key
 from tests.tabletop import (
     ELEVEN,
     SIX,
@@ -142,53 +139,25 @@ class Importer:
                                      self.document, expect=self.expect)
 
 
-def _people(connection, names):
-    """The person of each name, made if the database has none yet (as table._people_of would)."""
-    found = dict(connection.execute(select(PersonName.key, PersonName.person_id)
-                                    .where(PersonName.key.in_([name_key(name) for name in names]))).all())
-    people = []
-    for name in names:
-        person = found.get(name_key(name))
-        if person is None:
-            person = connection.execute(insert(Person).values(name=name).returning(Person.id)).scalar()
-            connection.execute(insert(PersonName).values(key=name_key(name), person_id=person))
-        people.append(person)
-    return people
+MANY_AT_ONCE = 1000  # games a transaction adds
 
 
 def add_many_games(database_uri, count, hands=3):
-    """Add ``count`` six-player games of ``hands`` plain hands straight into the (SQLite) database, in bulk.
-
-    Ids are written explicitly: on PostgreSQL the sequences would not follow.
-    """
-    engine = create_engine(database_uri)
+    """Add ``count`` six-player games of ``hands`` plain hands to the database, through the service as a
+    restore does (a thousand games a transaction), from an app of this process's own."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "benchmark", "SQLALCHEMY_DATABASE_URI": database_uri})
     rng = random.Random(count)
     try:
-        with engine.begin() as connection:
-            first_id = (connection.execute(select(func.max(Game.id))).scalar() or 0) + 1
-            first_hand = (connection.execute(select(func.max(Hand.id))).scalar() or 0) + 1
-            ids = range(first_id, first_id + count)
-            connection.execute(insert(Game), [
-                {"id": game_id, "name": f"Club game {game_id}", "target": NEVER_ENDS, "first_dealer": 0,
-                 "created_at": datetime(2026, 12, 1), "revision": 1 + hands, "last_hand_key": hands,
-                 "scorer_key": new_scorer_key()} for game_id in ids])
-            people = _people(connection, SIX)
-            connection.execute(insert(Player), [
-                {"game_id": game_id, "seat": seat, "name": name, "person_id": people[seat]}
-                for game_id in ids for seat, name in enumerate(SIX)])
-            hand_rows, taking_rows = [], []
-            for game_id in ids:
-                for number in range(1, hands + 1):
-                    hand_id = first_hand + len(hand_rows)
-                    hand_rows.append({"id": hand_id, "game_id": game_id, "number": number, "key": number,
-                                      "moon": None, "uncollected_hearts": 0, "uncollected_marias": 0,
-                                      "recorded_at": datetime(2026, 12, 1)})
-                    taking_rows += [{"hand_id": hand_id, "seat": seat, "hearts": taken.hearts, "marias": taken.marias}
-                                    for seat, taken in enumerate(random_taken(rng, len(SIX)))]
-            connection.execute(insert(Hand), hand_rows)
-            connection.execute(insert(Taking), taking_rows)
-        if engine.dialect.name == "sqlite":  # games that came over months were checkpointed long ago
-            with engine.connect() as connection:
-                connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        with app.app_context():
+            for first in range(0, count, MANY_AT_ONCE):
+                service.restore_backup([
+                    service.GameFacts(f"Club game {first + number + 1}", NEVER_ENDS, 0, tuple(SIX), tuple(
+                        rules.check_record(random_taken(rng, len(SIX))) for _hand in range(hands)))
+                    for number in range(min(MANY_AT_ONCE, count - first))])
+            if db.engine.dialect.name == "sqlite":  # games that came over months were checkpointed long ago
+                with db.engine.connect() as connection:
+                    connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
     finally:
-        engine.dispose()
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()

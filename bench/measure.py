@@ -1,12 +1,13 @@
 """What is measured, and how: SQL statements in-process; timings in rounds of bursts, live polls and bytes over HTTP."""
 
+import random
 import re
 import statistics
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy import event
 
@@ -14,6 +15,7 @@ from bench.games import Importer, add_many_games
 from bench.server import GZIP, TRIVIAL, Client, Reply, checked_status
 from scorekeeper.db.models import db
 from scorekeeper.documents.game import MOST_UPLOADED_HANDS
+from tests.tabletop import form_fields, hand_form, random_taken
 
 SETTLE = "/settle.json?cards=10S,9H,9H,10S,QS,KD,2C,AH,AH,3S,JD"
 LIVE_CLIENTS = 11
@@ -34,10 +36,13 @@ class Settings:
     baseline_seconds: float  # the least time of the baseline burst before each timing
     least_requests: int = 3
     most_requests: int = 200
+    many_games: int = 10_000  # the games in the database when the games list is timed again
 
 
 NORMAL = Settings(rounds=5, growth=(10, 100, 1000), poll_seconds=10, round_seconds=0.3, baseline_seconds=0.1)
-QUICK = Settings(rounds=1, growth=(10, 50, 100), poll_seconds=3, round_seconds=0.1, baseline_seconds=0.05)
+# The quick run adds its many games through the service as a restore does (about 4 ms a game here): fewer of them.
+QUICK = Settings(rounds=1, growth=(10, 50, 100), poll_seconds=3, round_seconds=0.1, baseline_seconds=0.05,
+                 many_games=2_000)
 
 
 # --- SQL statements per page (in-process) -----------------------------------------
@@ -55,6 +60,8 @@ class StatementCounts:
     pages: dict[str, list[int]]  # the other pages
     misses: dict[str, list[int]]
     hits: dict[str, list[int]]
+    record: list[int] = field(default_factory=list)  # recording a hand (POST, the form shown before), each game
+    read_after_commit: bool = False  # whether any of those writes ran a statement after its commit
 
 
 def count_statements(app, games):
@@ -86,6 +93,24 @@ def count_statements(app, games):
                     counts.hits.setdefault(page, []).append(run(url))
                 else:
                     counts.pages.setdefault(page, []).append(run(url))
+        committed = []  # the statements run when each write committed
+
+        def commit(_connection):
+            committed.append(len(statements))
+
+        event.listen(engine, "commit", commit)
+        try:
+            for game in (games["short"], games["long"]):
+                path = f"/games/{game.id}/hands/new"
+                fields = {**form_fields(client.get(path).get_data(as_text=True)),  # the form as shown, untimed
+                          **hand_form([(taken.hearts, taken.marias) for taken in random_taken(random.Random(1), 11)],
+                                      int(form_fields(client.get(path).get_data(as_text=True))["number"]))}
+                statements.clear()
+                checked_status(client.post(path, data=fields).status_code, 302, "record a hand")
+                counts.record.append(len(statements))
+                counts = replace(counts, read_after_commit=counts.read_after_commit or committed[-1] != len(statements))
+        finally:
+            event.remove(engine, "commit", commit)
         return counts
     finally:
         event.remove(engine, "before_cursor_execute", count)
@@ -199,25 +224,25 @@ def time_requests(games, settings, watcher, scorer, writers):
 # --- The games list with few games and with many -------------------------------------
 
 FEW_GAMES = 20  # one page of the list: with fewer, the page would show less, not cost less
-MANY_GAMES = 10_000
 
 
 @dataclass(frozen=True)
 class ListScale:
-    """The games list timed on a database of ``FEW_GAMES`` games, then of ``MANY_GAMES``."""
+    """The games list timed on a database of ``FEW_GAMES`` games, then of ``games`` (``Settings.many_games``)."""
 
     few: Timings
     many: Timings
+    games: int
 
 
 def list_scale(client, database_uri, settings):
-    """Time / with a page of games in the database, then again once it holds ten thousand."""
+    """Time / with a page of games in the database, then again once it holds ``settings.many_games``."""
     timed = {"list": Timed(lambda: client.get("/", GZIP))}
     baseline = Timed(lambda: client.get(TRIVIAL, GZIP))
     add_many_games(database_uri, FEW_GAMES)
     few = time_rounds(timed, baseline, settings)
-    add_many_games(database_uri, MANY_GAMES - FEW_GAMES)
-    return ListScale(few, time_rounds(timed, baseline, settings))
+    add_many_games(database_uri, settings.many_games - FEW_GAMES)
+    return ListScale(few, time_rounds(timed, baseline, settings), settings.many_games)
 
 
 # --- Live polling under load ---------------------------------------------------------

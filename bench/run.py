@@ -29,7 +29,6 @@ from bench.games import fill_database, scorer_writes  # noqa: E402
 from bench.measure import (  # noqa: E402
     FEW_GAMES,
     LIVE_CLIENTS,
-    MANY_GAMES,
     NORMAL,
     QUICK,
     ListScale,
@@ -105,7 +104,7 @@ def measure(settings, quick):
             results = measure_served(server, games, statements, settings)
         progress("the season's table: filling a database with a season of games")
         results = replace(results, season=season_scale(folder, settings, quick))
-        progress(f"the games list with {FEW_GAMES} games, then {MANY_GAMES}")
+        progress(f"the games list with {FEW_GAMES} games, then {settings.many_games}")
         list_uri = f"sqlite:///{os.path.join(folder, 'list.sqlite')}"
         with running_server(list_uri, folder) as server:
             client = Client(server.port)

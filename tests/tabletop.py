@@ -99,7 +99,7 @@ def random_hand(rng, players, number, first_dealer, mix=MIXED):
         taken = random_taken(rng, players, rules.HEARTS_IN_HAND - rng.randint(1, players),
                              rules.MARIAS_IN_HAND - rng.randint(0, 1))
     elif kind < mix.moon + mix.reserved + mix.played:
-        leader = rules.first_leader(rules.dealer_of(number, first_dealer, players), players)
+        leader = (first_dealer + number) % players  # the deal moves one seat left a hand; the dealer's left leads (R4)
         play, tricks = random_played_hand(rng, players, leader, mix.whole, mix.kitty_known)
         taken = [play.taken[seat] for seat in range(players)] if play.finished else random_taken(rng, players)
     else:

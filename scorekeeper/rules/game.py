@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from .errors import BadTarget, HandAfterGameOver, HandDoesNotFit, JacksFixed, RuleError, SeatingRefused, TableSize
 from .hand import HandRecord, Moon, Taken, moon_shooter, record_points, score_hand
 from .numbers import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS
-from .variant import SEEDS, Direction, Variant, check_hand_number
+from .variant import SEEDS, Direction, Variant
 
 
 @dataclass(frozen=True)
@@ -40,12 +40,6 @@ def deal(players: int) -> Deal:
     return Deal(players, DECK_SIZE // players, DECK_SIZE % players)
 
 
-def pass_direction(hand_number: int, variant: Variant = SEEDS, players: int = MIN_PLAYERS) -> Direction:
-    """The seeds' odd hands left, even hands right, no hold hand (R5); or the house rule's cycle.
-
-    An across hand at an odd count of ``players`` is played as a hold hand.
-    """
-    return variant.direction(hand_number, players)
 
 
 def check_seat(seat: int, players: int, what: str = "seat") -> None:
@@ -74,17 +68,8 @@ def pass_to(seat: int, players: int, direction: Direction) -> int | None:
     return None
 
 
-def dealer_of(hand_number: int, first_dealer: int, players: int) -> int:
-    """The deal moves one seat left after every hand (R4)."""
-    check_hand_number(hand_number)
-    check_players(players)
-    check_seat(first_dealer, players, "the first dealer")
-    return (first_dealer + hand_number - 1) % players
 
 
-def first_leader(dealer: int, players: int) -> int:
-    """The player left of the dealer leads the first trick (R4)."""
-    return left_of(dealer, players)
 
 
 @dataclass(frozen=True)

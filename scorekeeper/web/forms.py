@@ -32,7 +32,7 @@ def whole_number(text, most=LARGEST_ID):
     """``text`` as a whole number from 0 to ``most`` (ASCII digits only), else None.
 
     ``str.isdigit`` alone accepts "²" and "٣", which ``int`` then refuses or
-    reads; the database stores nothing past a signed 64-bit integer.
+    reads; the database's ids stop at a signed 32-bit integer (``LARGEST_ID``).
     """
     text = (text or "").strip()
     if not (text.isascii() and text.isdigit()) or len(text) > len(str(most)):

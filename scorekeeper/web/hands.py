@@ -11,7 +11,7 @@ from .explain import describe
 from .forms import ConfirmForm, HandForm
 from .i18n import _
 from .rendered import scoreboard
-from .responses import CONFLICT, INVALID, load_game
+from .responses import CONFLICT, INVALID, load_game, reloaded
 
 bp = Blueprint("hands", __name__)
 
@@ -118,7 +118,7 @@ def remove_hand(game_id, number):
 
 def _conflict(game_id, form, number, correcting=False):
     """The form again, as typed, with the score as it is now: another device was quicker."""
-    game = load_game(game_id)
+    game = reloaded(game_id, form)
     board = game.scoreboard()
     if correcting:
         form.conflict = describe(service.Conflict())
@@ -129,7 +129,6 @@ def _conflict(game_id, form, number, correcting=False):
             "for the next hand.", number=number)
         number = board.next_hand.number if board.next_hand else number
         form.number.data = str(number)
-    form.revision.data = str(game.revision)
     if board.over and not correcting:
         flash(form.conflict, "warning")
         return redirect(url_for("games.table", game_id=game.id))
@@ -168,11 +167,10 @@ def _hand_typed_for(game, form, number):
 
 def _removal_conflict(game_id, number, form, error):
     """The removal asked again, as the game is now: another device wrote first (409)."""
-    game = load_game(game_id)
+    game = reloaded(game_id, form)
     if number > len(game.hands):
         flash(describe(error), "warning")
         return redirect(url_for("games.table", game_id=game_id))
-    form.revision.data = str(game.revision)
     summary = game.scoreboard().hands[number - 1]
     return render_template("games/remove_hand.html", game=game, summary=summary, form=form,
                            problem=describe(error)), CONFLICT

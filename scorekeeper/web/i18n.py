@@ -26,7 +26,7 @@ from flask_babel import (
     get_locale,
     get_translations,
     gettext,
-    lazy_gettext,
+    lazy_gettext,  # noqa: F401 (for the forms, whose messages are defined before any request)
     ngettext,
     pgettext,
 )
@@ -244,5 +244,3 @@ def init_app(app):
     def languages():
         return {"languages": LANGUAGES, "current_language": str(get_locale() or DEFAULT_LANGUAGE)}
 
-
-__all__ = ["_", "gettext", "lazy_gettext", "LANGUAGES", "init_app"]

@@ -46,3 +46,12 @@ def not_stored(response):
     """Keep a scorer's page out of the browser's and any proxy's cache."""
     response.cache_control.no_store = True
     return response
+
+
+def reloaded(game_id, *forms):
+    """The game as it is now, after another device wrote first, with its revision put on ``forms``: the page
+    shown again (409) keeps what was typed and is based on the game it shows."""
+    game = load_game(game_id)
+    for form in forms:
+        form.revision.data = str(game.revision)
+    return game

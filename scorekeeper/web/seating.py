@@ -13,7 +13,7 @@ from .explain import describe, house_rule
 from .forms import GameRulesForm, HouseRulesForm, JoinForm, LeaveForm
 from .i18n import _
 from .rendered import scoreboard
-from .responses import CONFLICT, INVALID, load_game
+from .responses import CONFLICT, INVALID, load_game, reloaded
 
 bp = Blueprint("seating", __name__)
 
@@ -124,10 +124,9 @@ def _leave_page(game, form, player, conflict=None):
 def _leave_conflict(game_id, form, player, error):
     """Another device wrote first (409): the confirmation as it is now, if the player can still leave,
     else the seating as it is now."""
-    game = load_game(game_id)
+    game = reloaded(game_id, form)
     if _leave_refused(game, player) is not None:
         return _seating_conflict(game_id, JoinForm(), error)
-    form.revision.data = str(game.revision)
     return _leave_page(game, form, player, describe(error)), CONFLICT
 
 
@@ -148,8 +147,7 @@ def _seating_page(game, form):
 
 def _seating_conflict(game_id, form, error):
     """The seating as it is now, with what was typed kept: another device wrote first (409)."""
-    game = load_game(game_id)
-    form.revision.data = str(game.revision)
+    game = reloaded(game_id, form)
     form.problem = describe(error)
     return _seating_page(game, form), CONFLICT
 
@@ -176,8 +174,7 @@ def game_rules(game_id):
         return render_template("pages/rules.html", game=game, variant=variant, form=form,
                                problem=describe(error, game.names)), INVALID
     except service.Conflict as error:
-        game = load_game(game_id)
-        form.revision.data = str(game.revision)
+        game = reloaded(game_id, form)
         return render_template("pages/rules.html", game=game, variant=game.variant, form=form,
                                problem=describe(error)), CONFLICT
     changed = chosen.changed()

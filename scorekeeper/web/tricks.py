@@ -13,7 +13,7 @@ from ..db.models import Game, db
 from .explain import describe, explain
 from .forms import ConfirmForm, KittyForm, TrickForm, whole_number
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, _, card_letters
-from .responses import CONFLICT, INVALID, load_game
+from .responses import CONFLICT, INVALID, load_game, reloaded
 
 bp = Blueprint("tricks", __name__)
 
@@ -227,13 +227,12 @@ def undo_trick(game_id):
 
 def _conflict(game_id, form, kitty_form, error):
     """The hand as it is now, with what was typed kept: another device wrote first (409)."""
-    game = load_game(game_id)
+    game = reloaded(game_id, form, kitty_form)
     board, log, play = service.open_play(game)
     if play is None:
         flash(describe(error), "warning")
         return redirect(url_for("games.table", game_id=game_id))
     form.number.data = str(play.trick_number)
-    form.revision.data = kitty_form.revision.data = str(game.revision)
     form.seat_rows(play.players)
     return _play_page(game, board, log, play, form, kitty_form, conflict=describe(error)), CONFLICT
 

@@ -25,7 +25,6 @@ from scorekeeper.rules import (
     Variant,
     check_hand,
     check_takings,
-    pass_direction,
     pass_to,
     score_game,
     score_hand,
@@ -186,7 +185,6 @@ def test_hand_n_passes_the_cycles_entry_n_minus_1_with_across_held_at_odd_counts
     passed = [variant.direction(number, players) for number in range(1, 9)]
 
     assert passed == directions
-    assert [pass_direction(number, variant, players) for number in range(1, 9)] == directions
 
 
 @pytest.mark.parametrize("players, direction, receivers", [

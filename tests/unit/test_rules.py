@@ -10,6 +10,7 @@ from scorekeeper.rules import (
     CLUBS,
     DIAMONDS,
     HEARTS,
+    SEEDS,
     SPADES,
     Card,
     CardLetters,
@@ -26,9 +27,6 @@ from scorekeeper.rules import (
     Taken,
     Variant,
     deal,
-    dealer_of,
-    first_leader,
-    pass_direction,
     pass_to,
     resolve_trick,
     score_game,
@@ -216,23 +214,22 @@ def test_there_are_no_trumps_so_a_higher_card_of_another_suit_does_not_win():
     [(0, [0, 1, 2], [1, 2, 3]), (4, [4, 5, 0], [5, 0, 1]), (5, [5, 0, 1], [0, 1, 2])],
 )
 def test_the_deal_moves_one_seat_left_each_hand_and_the_dealers_left_leads(first_dealer, dealers, leaders):
-    hands = [1, 2, 3]
+    spread = HandRecord((Taken(10, 1), Taken(10, 1), Taken(6, 0)) + (Taken(0, 0),) * 3)
 
-    seen_dealers = [dealer_of(number, first_dealer, 6) for number in hands]
-    seen_leaders = [first_leader(dealer, 6) for dealer in seen_dealers]
+    board = score_game(6, first_dealer, 1000, [spread, spread])
 
-    assert seen_dealers == dealers
-    assert seen_leaders == leaders
+    assert [hand.dealer for hand in board.hands] + [board.next_hand.dealer] == dealers
+    assert [hand.leader for hand in board.hands] + [board.next_hand.leader] == leaders
 
 
-@pytest.mark.parametrize(("hand_number", "first_dealer", "players"), [(0, 0, 6), (1, 6, 6), (1, -1, 6), (1, 0, 5)])
-def test_dealer_of_refuses_a_bad_hand_number_seat_or_table(hand_number, first_dealer, players):
+@pytest.mark.parametrize(("first_dealer", "players"), [(6, 6), (-1, 6), (0, 5)])
+def test_a_game_refuses_a_first_dealer_off_the_table_or_a_table_too_small(first_dealer, players):
     with pytest.raises(ValueError):
-        dealer_of(hand_number, first_dealer, players)
+        score_game(players, first_dealer, 150, [])
 
 
 def test_odd_hands_pass_left_and_even_hands_pass_right_with_no_hold_hand():
-    directions = [pass_direction(number) for number in range(1, 7)]
+    directions = [SEEDS.direction(number, 6) for number in range(1, 7)]
 
     assert directions == [Direction.LEFT, Direction.RIGHT] * 3
     assert Direction.LEFT == "left" and Direction.RIGHT == "right"
@@ -252,7 +249,7 @@ def test_passing_left_goes_to_the_next_seat_clockwise_and_right_to_the_previous(
 @pytest.mark.parametrize("hand_number", [0, -1, 1.0, "1"])
 def test_hand_numbers_start_at_one(hand_number):
     with pytest.raises(ValueError):
-        pass_direction(hand_number)
+        SEEDS.direction(hand_number, 6)
 
 
 # --- R6 first lead, R8 breaking hearts -----------------------------------------
