@@ -60,7 +60,7 @@ class StatementCounts:
     pages: dict[str, list[int]]  # the other pages
     misses: dict[str, list[int]]
     hits: dict[str, list[int]]
-    record: list[int] = field(default_factory=list)  # recording a hand (POST, the form shown before), each game
+    record: list[int] = field(default_factory=list)  # recording a hand (POST, the form shown), short and long
     read_after_commit: bool = False  # whether any of those writes ran a statement after its commit
 
 
@@ -100,7 +100,7 @@ def count_statements(app, games):
 
         event.listen(engine, "commit", commit)
         try:
-            for game in (games["short"], games["long"]):
+            for game in (games["short"], games["record"]):  # 4 and 40 hands; the pages timed later are others
                 path = f"/games/{game.id}/hands/new"
                 fields = {**form_fields(client.get(path).get_data(as_text=True)),  # the form as shown, untimed
                           **hand_form([(taken.hearts, taken.marias) for taken in random_taken(random.Random(1), 11)],
