@@ -67,7 +67,7 @@ class StatementCounts:
 def count_statements(app, games):
     """SQL statements each page runs for the short and the long game, counted in-process."""
     client = app.test_client()
-    for game in (games["short"], games["long"]):
+    for game in (games["short"], games["long"], games["record"]):
         checked_status(client.get(f"/games/{game.id}/scorer/{game.scorer_key}").status_code, 302, "scorer link")
     client.get("/")  # shows the flashed "you are the scorer": a page with a message is never kept
     with app.app_context():
