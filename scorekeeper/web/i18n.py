@@ -17,7 +17,7 @@ from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
-from flask import Blueprint, g, has_request_context, redirect, request, url_for
+from flask import g, has_request_context, request
 from flask_babel import (
     Babel,
     force_locale,
@@ -49,7 +49,6 @@ ONE_YEAR = 365 * 24 * 3600
 SAFE_PATH = re.compile(r"/(?![/\\])[\x21-\x7e]*")  # printable ASCII, no scheme-relative "//" or "/\\"
 
 babel = Babel()
-bp = Blueprint("i18n", __name__)
 
 
 def select_language():
@@ -60,18 +59,6 @@ def select_language():
     if chosen in LANGUAGES:
         return chosen
     return request.accept_languages.best_match(LANGUAGES, DEFAULT_LANGUAGE)
-
-
-@bp.get("/language/<code>")
-def choose_language(code):
-    """Remember a language for this browser and go back to the page it was chosen on."""
-    back = request.args.get("next", "")
-    if not SAFE_PATH.fullmatch(back):  # only a path of this app: no other host, no header tricks
-        back = url_for("games.index")
-    response = redirect(back)
-    if code in LANGUAGES:
-        response.set_cookie(COOKIE, code, max_age=ONE_YEAR, samesite="Lax", httponly=True, secure=request.is_secure)
-    return response
 
 
 def compile_catalogs(source, target):
@@ -238,7 +225,6 @@ def init_app(app):
     app.jinja_env.globals["card_letters_json"] = card_letters_json
     for counted in (hearts_count, marias_count, jacks_count, cards_count, reserved_cards_count):
         app.jinja_env.filters[counted.__name__] = counted
-    app.register_blueprint(bp)
 
     @app.context_processor
     def languages():

@@ -1,15 +1,27 @@
-"""Pages that belong to no game: the rules, and the pages shown for errors."""
+"""Pages that belong to no game: the rules, the language switch, and the pages shown for errors."""
 
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask.globals import request_ctx
 from markupsafe import escape
 
 from .access import KEPT_GAMES
-from .i18n import _
+from .i18n import COOKIE, LANGUAGES, ONE_YEAR, SAFE_PATH, _
 
 bp = Blueprint("pages", __name__)
+
+
+@bp.get("/language/<code>")
+def choose_language(code):
+    """Remember a language for this browser and go back to the page it was chosen on."""
+    back = request.args.get("next", "")
+    if not SAFE_PATH.fullmatch(back):  # only a path of this app: no other host, no header tricks
+        back = url_for("games.index")
+    response = redirect(back)
+    if code in LANGUAGES:
+        response.set_cookie(COOKIE, code, max_age=ONE_YEAR, samesite="Lax", httponly=True, secure=request.is_secure)
+    return response
 
 
 @bp.get("/rules")
