@@ -1,5 +1,7 @@
 """The whole table: live updates across phones, fast entry, accessibility, looks, languages."""
 
+from urllib.parse import urlsplit
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
@@ -85,6 +87,8 @@ def test_every_page_passes_the_axe_scan_at_phone_size(page, scheme):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("size", [PHONE, TABLET], ids=["phone", "tablet"])
 def test_screenshots_of_the_table_light_and_dark(browser, base_url, screenshot, page, scheme, size):
+    """The table view, the hand form and the display as a second scorer's phone or tablet shows them
+    (it opened the secret scorer link), each checked for what it must show, then saved to look at."""
     start_game(page, EIGHT, target=100, name=f"Looks {scheme}")
     page.get_by_role("link", name="Record hand 1").click()
     enter_hand(page, {0: (10, 0), 2: (6, 1), 4: (6, 0), 7: (4, 1)})
@@ -93,13 +97,30 @@ def test_screenshots_of_the_table_light_and_dark(browser, base_url, screenshot, 
     enter_hand(page, {1: (26, 2)}, moon="Add 26 to everyone else")
     page.get_by_role("button", name="Save hand 2").click()
     game = page.url
+    # The secret scorer link the scorer's page offers (built for the table's address, so only its path is used here).
+    scorer_link = page.locator("p.share-url a[href*='/scorer/']").get_attribute("href")
     context = browser.new_context(base_url=base_url, viewport=size, color_scheme=scheme)
     viewer = context.new_page()
+    viewer.goto(urlsplit(scorer_link).path)
     name = f"{'phone' if size == PHONE else 'tablet'}-{scheme}"
 
-    for path, label in [("", "table"), ("/hands/new", "hand-form"), ("/display", "display")]:
-        viewer.goto(game + path)
-        viewer.screenshot(path=str(screenshot.folder / f"{name}-{label}.png"), full_page=True)
+    viewer.goto(game)
+    expect(viewer.get_by_role("heading", name="Hand 3", exact=True)).to_be_visible()
+    expect(viewer.locator("table.scoreboard tr", has_text="Caio")).to_contain_text("45")  # 19, then 26 (R15)
+    expect(viewer.get_by_role("link", name="Record hand 3")).to_be_visible()  # this device scores too
+    viewer.screenshot(path=str(screenshot.folder / f"{name}-table.png"), full_page=True)
+    viewer.goto(game + "/hands/new")
+    expect(viewer.get_by_role("heading", name="Record hand 3")).to_be_visible()
+    expect(viewer.locator("li.taking > fieldset > legend")).to_have_text(EIGHT)  # each player, in seat order
+    expect(viewer.get_by_label("Hearts", exact=True)).to_have_count(len(EIGHT))
+    expect(viewer.locator("#tally")).to_have_text("Hearts 0 of 26 · Black Marias 0 of 2")
+    expect(viewer.get_by_role("button", name="Save hand 3")).to_be_visible()
+    viewer.screenshot(path=str(screenshot.folder / f"{name}-hand-form.png"), full_page=True)
+    viewer.goto(game + "/display")
+    expect(viewer.get_by_role("heading", name="Hand 3", exact=True)).to_be_visible()
+    expect(viewer.locator("ol.display-totals li", has_text="Caio").locator(".total")).to_have_text("45")
+    expect(viewer.locator("ol.display-totals li", has_text="Bo").locator(".total")).to_have_text("0")  # the moon
+    viewer.screenshot(path=str(screenshot.folder / f"{name}-display.png"), full_page=True)
 
     context.close()
 
