@@ -213,6 +213,8 @@ def test_a_merge_is_refused_for_two_who_played_together_and_an_undo_only_once(ap
     together = post_form(client, f"/players/{ana}/merge", f"/players/{ana}", {"other": str(bo)})
     herself = post_form(client, f"/players/{ana}/merge", f"/players/{ana}", {"other": str(ana)})
     nobody = post_form(client, f"/players/{ana}/merge", f"/players/{ana}", {"other": ""})
+    spaces = post_form(client, f"/players/{ana}/merge", f"/players/{ana}", {"other": " "})
+    no_merge = post_form(client, f"/players/{ana}/undo", f"/players/{ana}", {"change": " "})
     post_form(client, f"/players/{anna}/merge", f"/players/{anna}", {"other": str(cleo)})
     merge_id = merges(app)[0]
     post_form(client, f"/players/{anna}/undo", f"/players/{anna}", {"change": str(merge_id)})
@@ -221,6 +223,8 @@ def test_a_merge_is_refused_for_two_who_played_together_and_an_undo_only_once(ap
     assert together.status_code == 400 and "Bo played in Friday with this person" in text_of(together)
     assert herself.status_code == 400 and "Choose someone other than this person." in text_of(herself)
     assert nobody.status_code == 400 and "Choose who to merge." in text_of(nobody)
+    assert spaces.status_code == 400 and "Choose who to merge." in text_of(spaces)
+    assert no_merge.status_code == 400 and "Choose the merge to undo." in text_of(no_merge)
     assert again.status_code == 400 and "That merge was undone already." in text_of(again)
     assert len(people(app)) == 13
 

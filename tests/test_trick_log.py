@@ -1,7 +1,7 @@
 """The trick log of a recorded hand names who really led, and says why when the deal has moved since (R4, R17)."""
 
 from scorekeeper import service
-from scorekeeper.db.models import Game, db
+from scorekeeper.db.models import Game, db, read_shown_game
 
 from .tabletop import ELEVEN, create_game, record_hand, text_of
 from .test_tricks import play_trick
@@ -59,3 +59,19 @@ def test_putting_the_removed_hand_back_puts_the_deal_back_too(app, client):
     log = text_of(client.get(f"/games/{game_id}/hands/2/tricks"))
     assert "Caio led the first trick." in log
     assert "These tricks were played with" not in log
+
+
+def test_each_game_reads_its_own_open_trick_log_when_several_are_being_played(app, client):
+    """Regression: the open log's columns once took any game's open log (and PostgreSQL refused the page)."""
+    first, second, unplayed = (create_game(client, NINE) for _game in range(3))
+    assert play_trick(client, first, "K♣ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣", 1).status_code == 302
+    assert play_trick(client, second, "A♣ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣", 1).status_code == 302
+
+    with app.app_context():
+        shown = {game_id: read_shown_game(game_id).open_log_facts for game_id in (first, second, unplayed)}
+
+    assert shown[first][1:] == (1, None, "K♣ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣")
+    assert shown[second][1:] == (1, None, "A♣ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣")
+    assert shown[unplayed] is None
+    for game_id in (first, second):
+        assert client.get(f"/games/{game_id}").status_code == 200

@@ -598,8 +598,10 @@ def read_shown_game(game_id):
 def _open_log_columns():
     """The open hand's trick log, as columns of the game's own statement: its id, its tricks, its kitty and
     its last trick's cards."""
+    # Correlated to the outer statement's game explicitly: nested in the other
+    # columns' subqueries, automatic correlation would take any game's open log.
     log_id = (select(TrickLog.id).where(TrickLog.game_id == Game.id, TrickLog.hand_id.is_(None))
-              .limit(1).scalar_subquery())
+              .limit(1).correlate(Game).scalar_subquery())
     tricks = select(func.count(Trick.id)).where(Trick.log_id == log_id).scalar_subquery()
     kitty = select(TrickLog.kitty).where(TrickLog.id == log_id).scalar_subquery()
     last = (select(Trick.cards).where(Trick.log_id == log_id).order_by(Trick.number.desc()).limit(1)

@@ -84,7 +84,7 @@ def merge(person_id):
     """Merge another person into this one: two names that were always one player."""
     shown = _live_person_or_404(person_id)
     form = MergeForm(request.form)
-    other = db.session.get(Person, form.other.data) if form.validate() else None
+    other = _chosen(Person, form.other) if form.validate() else None
     if other is None:
         if not form.errors:
             form.other.errors = [_("Choose who to merge.")]
@@ -95,6 +95,12 @@ def merge(person_id):
     flash(_("%(merged)s merged into %(name)s: their games now count for %(name)s. Undo it below if it was wrong.",
             merged=other.name, name=shown.name), "success")
     return redirect(url_for("people.person", person_id=person_id))
+
+
+def _chosen(model, field):
+    """The ``model`` row a validated id ``field`` names; None if there is none, or if only spaces were sent
+    (they pass InputRequired, and leave the field's data None)."""
+    return None if field.data is None else db.session.get(model, field.data)
 
 
 def _refused(shown, field, change, **forms):
@@ -116,7 +122,7 @@ def undo_merge(person_id):
     """Undo a merge into this person: the person merged away is back with their games."""
     shown = _live_person_or_404(person_id)
     form = UndoMergeForm(request.form)
-    change = db.session.get(PersonChange, form.change.data) if form.validate() else None
+    change = _chosen(PersonChange, form.change) if form.validate() else None
     if change is None or change.person_id != shown.id:
         return _person_page(shown, problem=form.csrf_error or _("Choose the merge to undo.")), INVALID
     try:
