@@ -1,16 +1,29 @@
-"""Fixtures for web tests: an app on a fresh database, a client, a CLI runner.
+"""Fixtures for web tests: an app on a database of its own, a client, a CLI runner; Hypothesis profiles.
 
 The database is a temporary SQLite file, or, when ``SCOREKEEPER_TEST_DATABASE``
 names a server database (a SQLAlchemy URL such as
-``postgresql+psycopg://postgres@127.0.0.1:55432/scorekeeper``), a fresh
-database created beside it for each test and dropped after it.
+``postgresql+psycopg://postgres@127.0.0.1:55432/scorekeeper``), a database
+created beside it for each test and dropped after it.
+
+The five migrations run once per session (once per xdist worker), into a
+template; each test's database is a copy of it (a file copy on SQLite,
+``CREATE DATABASE ... TEMPLATE`` on the server), on which the app's own
+upgrade at start finds nothing to do. The migration tests ask for an empty
+database (``empty_database_uri``) and upgrade it for real.
+
+Hypothesis runs the ``ci`` profile unless told otherwise: each test's own
+count of examples, or 100 where it sets none. ``--hypothesis-profile=thorough``
+runs ten times as many examples everywhere, for a long run by hand.
 """
 
 import contextlib
+import functools
 import os
 import secrets
+import shutil
 
 import pytest
+from hypothesis import settings
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -19,59 +32,133 @@ from scorekeeper.db.models import db
 
 SERVER_DATABASE = os.environ.get("SCOREKEEPER_TEST_DATABASE")
 
+# --- Hypothesis profiles ------------------------------------------------------------------
+
+EXAMPLES_TIMES = {"ci": 1, "thorough": 10}  # how many times each test's own count of examples a profile runs
+settings.register_profile("ci", max_examples=100, print_blob=True)
+settings.register_profile("thorough", max_examples=100 * EXAMPLES_TIMES["thorough"], print_blob=True)
+settings.load_profile("ci")  # the default; --hypothesis-profile=thorough picks the other one
+
+
+def examples(count):
+    """``count`` examples on the ``ci`` profile, ten times as many on ``thorough``: for settings made in a test."""
+    return count * EXAMPLES_TIMES.get(settings.get_current_profile_name(), 1)
+
+
+def scale_examples(items):
+    """Ten times each test's own count of examples on ``thorough``, for settings fixed at import (tests/unit's).
+
+    A test that names no count already has the profile's; one that names its
+    own (``@settings(max_examples=300)``, a state machine's ``TestCase.settings``)
+    gets ``examples()`` of it.
+    """
+    default = settings.default.max_examples
+    scaled = set()
+    for item in items:
+        function = getattr(item, "obj", None)
+        holder, name = (function, "_hypothesis_internal_use_settings")
+        if not hasattr(function, "_hypothesis_internal_use_settings"):
+            holder, name = getattr(item, "cls", None), "settings"
+        own = getattr(holder, name, None)
+        if not isinstance(own, settings) or id(holder) in scaled or own.max_examples == default:
+            continue
+        scaled.add(id(holder))
+        setattr(holder, name, settings(own, max_examples=examples(own.max_examples)))
+
+
+# --- Databases --------------------------------------------------------------------------
+
+
+@functools.cache
+def server_admin(url):
+    """An engine on the server database ``url``, to create and drop databases beside it."""
+    return create_engine(make_url(url), isolation_level="AUTOCOMMIT")
+
 
 @contextlib.contextmanager
-def fresh_server_database(url):
-    """A new, empty database on the server of ``url``; its URL, and it is dropped afterwards."""
+def fresh_server_database(url, template=None):
+    """A new database on the server of ``url``, empty or a copy of the database ``template``; its URL.
+
+    It is dropped afterwards.
+    """
     server = make_url(url)
     name = f"scorekeeper_test_{secrets.token_hex(6)}"
-    admin = create_engine(server, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    copy = f' TEMPLATE "{template}"' if template else ""
+    with server_admin(url).connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"{copy}'))
     try:
         yield server.set(database=name).render_as_string(hide_password=False)
     finally:
-        with admin.connect() as connection:
+        with server_admin(url).connect() as connection:
             connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 @contextlib.contextmanager
-def fresh_database(folder):
-    """A fresh, empty database: a SQLite file in ``folder``, or one on the ``SCOREKEEPER_TEST_DATABASE`` server."""
+def fresh_database(folder, template=None):
+    """A database of one's own: a SQLite file in ``folder``, or one on the ``SCOREKEEPER_TEST_DATABASE`` server.
+
+    Empty, or a copy of ``template`` (see ``migrated_template``).
+    """
     if not SERVER_DATABASE:
-        yield f"sqlite:///{folder / 'test.sqlite'}"
+        path = folder / "test.sqlite"
+        if template:
+            shutil.copy(template, path)  # the mode too: the app made it readable by its owner only
+        yield f"sqlite:///{path}"
         return
-    with fresh_server_database(SERVER_DATABASE) as url:
+    with fresh_server_database(SERVER_DATABASE, template) as url:
+        yield url
+
+
+def close(app):
+    """Close every connection ``app`` holds: a database can be dropped (or copied) only once none is open."""
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory):
+    """A database brought to the latest migration by the app, once per session (and xdist worker).
+
+    The path of its SQLite file, or its name on the server: what
+    ``fresh_database`` copies. Nothing connects to it after the upgrade.
+    """
+    with fresh_database(tmp_path_factory.mktemp("migrated")) as url:
+        close(create_app({"TESTING": True, "SECRET_KEY": "template", "SQLALCHEMY_DATABASE_URI": url}))
+        yield make_url(url).database
+
+
+@pytest.fixture
+def database_uri(tmp_path, migrated_template):
+    """The SQLAlchemy URL of a database of one test's own, at the latest migration and holding no game."""
+    with fresh_database(tmp_path, migrated_template) as url:
         yield url
 
 
 @pytest.fixture
-def database_uri(tmp_path):
-    """The SQLAlchemy URL of a fresh, empty database for one test."""
+def empty_database_uri(tmp_path):
+    """The SQLAlchemy URL of a fresh, empty database for one test: no table, no migration."""
     with fresh_database(tmp_path) as url:
         yield url
 
 
 @pytest.fixture(scope="module")
-def module_database_uri(tmp_path_factory):
-    """The SQLAlchemy URL of a fresh, empty database shared by one test module."""
-    with fresh_database(tmp_path_factory.mktemp("module database")) as url:
+def module_database_uri(tmp_path_factory, migrated_template):
+    """The SQLAlchemy URL of a database at the latest migration shared by one test module."""
+    with fresh_database(tmp_path_factory.mktemp("module database"), migrated_template) as url:
         yield url
 
 
 @pytest.fixture
 def app(database_uri):
-    """An app on a fresh database, its instance data in a temporary folder."""
+    """An app on a database of its own, its instance data in a temporary folder."""
     app = create_app({
         "TESTING": True,
         "SECRET_KEY": "test secret key",
         "SQLALCHEMY_DATABASE_URI": database_uri,
     })
     yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()  # the database can be dropped only once no connection holds it
+    close(app)  # the database can be dropped only once no connection holds it
 
 
 @pytest.fixture
@@ -83,6 +170,21 @@ def client(app):
 def runner(app):
     return app.test_cli_runner()
 
+
+# --- Collection: markers, examples ----------------------------------------------------------
+
+BROWSER_TESTS = os.path.join(os.path.dirname(__file__), "browser")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark every test under tests/browser ``browser``; scale Hypothesis' counts to the profile."""
+    for item in items:
+        if str(item.path).startswith(BROWSER_TESTS + os.sep):
+            item.add_marker(pytest.mark.browser)
+    scale_examples(items)
+
+
+# --- What the robustness tests tried ---------------------------------------------------------
 
 COUNTED = ("service:", "hostile:", "races:", "crash:", "backup:", "migrations:", "axe:", "tap budget:",
            "table view first load:")

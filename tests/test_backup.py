@@ -190,6 +190,12 @@ THIRD = 'Game 3 of 3 ("Game 3 à la table")'
 @pytest.mark.parametrize(("change", "message"), [
     (lambda d: d.update(format="scorekeeper/something"), 'A backup\'s "format" must be "scorekeeper/backup".'),
     (lambda d: d.update(version=2), "version 1 of the backup format only"),
+    (lambda d: d.update(version=True), "version 1 of the backup format only"),  # True == 1 in Python
+    (lambda d: d.update(version=1.0), "version 1 of the backup format only"),
+    (lambda d: d["games"][1]["hands"][0].update(number=1.0), f"{SECOND}: Hands must be numbered 1, 2, 3"),
+    (lambda d: d["games"][1]["hands"][0].update(number=True), f"{SECOND}: Hands must be numbered 1, 2, 3"),
+    (lambda d: d["games"][1].update(rules={"moon_choice": "x" * 100_000}),
+     f'{SECOND}: The house rule "moon_choice" cannot be "' + "x" * 76 + "…."),
     (lambda d: d.pop("games"), 'A backup must have a "games" list.'),
     (lambda d: d.update(games={"1": d["games"][0]}), 'A backup must have a "games" list.'),
     (lambda d: d["games"][1].update(target=0), f'{SECOND}: The "target" must be a whole number'),

@@ -6,6 +6,7 @@ import pytest
 
 from scorekeeper.db.models import Game, Hand, Player, db
 from scorekeeper.documents.game import FORMAT
+from scorekeeper.web.explain import quoted
 
 from .tabletop import SIX, create_game, csrf_token, exported, game_form, record_hand, text_of
 
@@ -164,6 +165,15 @@ def broken(change):
         taken=[{"hearts": 26, "marias": 2}] + [{"hearts": 0, "marias": 0}] * 5)),
      "Ana took all 26 hearts and both Black Marias: they shot the moon! Choose how it scores (R15)"),
     (broken(lambda d: d.update(target=20, hands=d["hands"] * 2)), "numbered 1, 2, 3"),
+    # Whole numbers only, where 1.0 == True == 1 in Python (docs/game-format.md).
+    (broken(lambda d: d["hands"][0].update(number=1.0)), "numbered 1, 2, 3"),
+    (broken(lambda d: d["hands"][0].update(number=True)), "numbered 1, 2, 3"),
+    (broken(lambda d: d.update(version=2.0)), "versions 1 and 2"),
+    (broken(lambda d: d.update(first_dealer=False)), "\"first_dealer\" must be a seat"),
+    (broken(lambda d: d["hands"][0]["taken"][0].update(marias=0.0)), "whole numbers"),
+    (broken(lambda d: d["hands"][0]["taken"][0].update(jacks=False)), "\"jacks\" in a \"taken\" entry must be"),
+    (broken(lambda d: d["hands"][0]["uncollected"].update(jacks=0.0)), "\"jacks\" in a \"uncollected\" entry"),
+    (broken(lambda d: d["hands"][0]["taken"][0].update(hearts=10**4000)), "whole numbers"),
 ])
 def test_invalid_import_names_the_problem_and_creates_nothing(app, client, content, message):
     before = rows(app)
@@ -173,6 +183,44 @@ def test_invalid_import_names_the_problem_and_creates_nothing(app, client, conte
     assert response.status_code == 400
     assert message in text_of(response)
     assert rows(app) == before
+
+
+LONG_VALUE = "x" * 100_000
+
+
+def seat_changed(changes):
+    document = base_document()
+    document.update(version=2, seat_changes=changes)
+    return json.dumps(document).encode()
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (seat_changed([{"before_hand": 2, "leave": LONG_VALUE}]), "is not a player of this game"),
+    (seat_changed([{"before_hand": 2, "join": LONG_VALUE, "at": 0, "start": 0}]), "Keep names to 40 characters"),
+    (broken(lambda d: d.update(version=2, rules={"moon_choice": LONG_VALUE})), "cannot be"),
+    (broken(lambda d: d.update(version=2, rules={LONG_VALUE: 1})), "cannot be"),
+    (broken(lambda d: d["hands"][0].update(tricks={"first_leader": 0, "played": [{"cards": [LONG_VALUE]}]})),
+     "is not a card"),
+    (broken(lambda d: d["players"].__setitem__(0, LONG_VALUE)), "Keep names to 40 characters"),
+    (broken(lambda d: d.update(name=LONG_VALUE)), "at most 80 characters"),
+])
+def test_a_refused_value_of_100_kb_is_quoted_in_a_line_and_nothing_is_stored(app, client, content, message):
+    before = rows(app)
+
+    response = upload(client, content)
+
+    page = text_of(response)
+    assert response.status_code == 400
+    assert message in page
+    assert "x" * 78 not in page
+    assert len(response.get_data()) < 50_000
+    assert rows(app) == before
+
+
+def test_a_refused_value_is_quoted_up_to_77_characters_and_an_ellipsis():
+    assert quoted("x" * 77) == "x" * 77
+    assert quoted("x" * 78) == "x" * 77 + "…"
+    assert quoted("Ana", most=2) == "An…"
 
 
 def test_hands_after_the_game_was_over_are_refused(app, client):

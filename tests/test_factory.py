@@ -48,11 +48,11 @@ def _start(start_at, database_uri, instance, results):
         results.put((type(error).__name__, str(error)))
 
 
-def test_four_processes_starting_at_once_share_one_key_and_migrate_once(tmp_path, database_uri):
+def test_four_processes_starting_at_once_share_one_key_and_migrate_once(tmp_path, empty_database_uri):
     context = multiprocessing.get_context("spawn")  # each a fresh interpreter, as server workers are
     results = context.Queue()
     start_at = time.monotonic() + 3  # after every process has imported the app
-    processes = [context.Process(target=_start, args=(start_at, database_uri, str(tmp_path), results))
+    processes = [context.Process(target=_start, args=(start_at, empty_database_uri, str(tmp_path), results))
                  for _worker in range(4)]
     for process in processes:
         process.start()
@@ -63,7 +63,7 @@ def test_four_processes_starting_at_once_share_one_key_and_migrate_once(tmp_path
     assert [outcome for outcome, _key in outcomes] == ["started"] * 4, outcomes
     assert len({key for _outcome, key in outcomes}) == 1
     assert len(outcomes[0][1]) == 64
-    engine = create_engine(database_uri)
+    engine = create_engine(empty_database_uri)
     with engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0005"]
     engine.dispose()

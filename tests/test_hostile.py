@@ -27,6 +27,7 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper import create_app
 from scorekeeper.db.models import db
 
+from .conftest import examples
 from .tabletop import SIX, create_game, csrf_token, hand_form, hidden_fields, record_hand
 from .test_tricks import KITTY, NINE, TRICKS, play_trick, play_whole_hand
 
@@ -37,9 +38,10 @@ RESERVED_TRICK = "10♠ 10♠ A♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦"  # the two 10�
 SQLITE_MAX = 2**63 - 1
 PAST_POSTGRES = 2**31  # one past PostgreSQL's integer
 
-# HOSTILE_EXAMPLES=5000 runs a longer campaign; a few hundred per test keep the file under a minute.
+# HOSTILE_EXAMPLES=5000 runs a longer campaign; a few hundred per test keep the file under a minute
+# (ten times as many on the thorough profile).
 HOSTILE = settings(
-    max_examples=int(os.environ.get("HOSTILE_EXAMPLES", 250)),
+    max_examples=examples(int(os.environ.get("HOSTILE_EXAMPLES", 250))),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
 )

@@ -67,9 +67,9 @@ def started(uri):
 
 
 @pytest.fixture
-def first_schema_database(database_uri):
+def first_schema_database(empty_database_uri):
     """A database at the first migration, filled with games; its URI and what it holds."""
-    uri = database_uri
+    uri = empty_database_uri
     engine = sa.create_engine(uri)
     with engine.begin() as connection:
         command.upgrade(alembic_config(connection), "0001")
@@ -104,8 +104,8 @@ def test_upgrading_a_filled_first_schema_keeps_every_game(first_schema_database)
     print(f"migrations: {len(expected)} games upgraded from the first schema, all intact")
 
 
-def test_a_database_made_before_migrations_is_recognised_and_upgraded(database_uri):
-    uri = database_uri
+def test_a_database_made_before_migrations_is_recognised_and_upgraded(empty_database_uri):
+    uri = empty_database_uri
     engine = sa.create_engine(uri)
     with engine.begin() as connection:
         command.upgrade(alembic_config(connection), "0001")
@@ -126,9 +126,9 @@ def test_the_migrations_build_exactly_the_schema_of_the_models(app):
     assert differences == []
 
 
-def test_starting_twice_on_the_latest_schema_changes_nothing(database_uri):
-    with started(database_uri):
+def test_starting_twice_on_the_latest_schema_changes_nothing(empty_database_uri):
+    with started(empty_database_uri):
         pass
 
-    with started(database_uri) as app, app.app_context():
+    with started(empty_database_uri) as app, app.app_context():
         assert db.session.execute(sa.text("SELECT count(*) FROM alembic_version")).scalar() == 1

@@ -422,19 +422,19 @@ def test_new_game_offers_the_last_table_and_known_people(client):
 # --- Costs --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("page", ["/players", "/stats.json", "/players/{ana}", "/games/new"])
-def test_the_club_pages_cost_the_same_few_statements_for_few_games_or_many(app, client, page):
+@pytest.mark.parametrize("path", ["/players", "/stats.json", "/players/{ana}", "/games/new"])
+def test_the_club_pages_cost_the_same_few_statements_for_few_games_or_many(app, client, path):
     chance = random.Random(3)
     store_games(app, [random_game_document(chance, f"G{number}", 0, 4) for number in range(3)])
     create_game(client, SIX)
-    assert client.get(page.format(ana=person_id(app, "Ana"))).status_code == 200  # the games are scored
-    few = statements(app, client, page.format(ana=person_id(app, "Ana")))
+    assert client.get(path.format(ana=person_id(app, "Ana"))).status_code == 200  # the games are scored
+    few = statements(app, client, path.format(ana=person_id(app, "Ana")))
     store_games(app, [random_game_document(chance, f"H{number}", 0, 4) for number in range(30)])
-    client.get(page.format(ana=person_id(app, "Ana")))  # the new games are scored
+    client.get(path.format(ana=person_id(app, "Ana")))  # the new games are scored
 
-    many = statements(app, client, page.format(ana=person_id(app, "Ana")))
+    many = statements(app, client, path.format(ana=person_id(app, "Ana")))
 
-    assert few == many and many <= 6, f"{page}: {few} then {many}"
+    assert few == many and many <= 6, f"{path}: {few} then {many}"
 
 
 def test_the_season_costs_four_statements_when_games_changed_and_one_when_none_did(app, client):

@@ -160,12 +160,12 @@ def scorer_key(app, game_id):
         return db.session.get(Game, game_id).scorer_key
 
 
-@pytest.mark.parametrize("page", ["/games/{id}", "/games/{id}/watch", "/games/{id}/display"])
-def test_a_kept_page_gzipped_is_the_same_page(client, page):
+@pytest.mark.parametrize("path", ["/games/{id}", "/games/{id}/watch", "/games/{id}/display"])
+def test_a_kept_page_gzipped_is_the_same_page(client, path):
     game_id = create_game(client)
     record_hand(client, game_id, SPREAD)
     client.get("/")
-    url = page.format(id=game_id)
+    url = path.format(id=game_id)
     client.get(url)
 
     plain = client.get(url, headers={"Accept-Encoding": "identity"})

@@ -19,6 +19,7 @@ from scorekeeper.documents.game import export_game, read_game
 from scorekeeper.web import explain
 from scorekeeper.web.responses import load_game
 
+from .conftest import examples
 from .tabletop import SIX, create_game, exported, hidden_fields, random_taken, text_of
 from .tabletop import record_hand as record_web
 
@@ -31,7 +32,8 @@ WEB_SPREAD = [(taken.hearts, taken.marias) for taken in SPREAD]
 
 
 @pytest.fixture
-def context(app):
+def in_app(app):
+    """The app's context, for calling the service directly (not ``context``: that is Playwright's fixture)."""
     with app.app_context():
         yield app
 
@@ -70,7 +72,7 @@ def entry(game, action, number):
 # --- Each change, and what it refuses ------------------------------------------
 
 
-def test_a_new_game_starts_at_revision_one_with_its_players_in_order(context):
+def test_a_new_game_starts_at_revision_one_with_its_players_in_order(in_app):
     game = new_game()
 
     assert fresh(game.id).names == SIX
@@ -78,14 +80,14 @@ def test_a_new_game_starts_at_revision_one_with_its_players_in_order(context):
 
 
 @pytest.mark.parametrize("names, error", [(SIX[:5], rules.TableSize), (SIX * 2, rules.TableSize)])
-def test_a_table_of_the_wrong_size_is_refused_by_the_engine(context, names, error):
+def test_a_table_of_the_wrong_size_is_refused_by_the_engine(in_app, names, error):
     with pytest.raises(error):
         service.new_game("", 150, 0, names)
 
     assert db.session.execute(db.select(Game)).first() is None
 
 
-def test_recording_a_hand_moves_the_revision_and_writes_the_trail(context):
+def test_recording_a_hand_moves_the_revision_and_writes_the_trail(in_app):
     game = record(new_game())
 
     assert len(game.hands) == 1
@@ -99,7 +101,7 @@ def test_recording_a_hand_moves_the_revision_and_writes_the_trail(context):
     ([rules.Taken(20, 1)] + [rules.Taken(0, 0)] * 5, None, False, rules.CardsUnaccounted),
     (MOON, None, False, rules.MoonChoiceNeeded),
 ])
-def test_a_hand_the_rules_refuse_changes_nothing(context, taken, moon, reserved, error):
+def test_a_hand_the_rules_refuse_changes_nothing(in_app, taken, moon, reserved, error):
     game = new_game()
 
     with pytest.raises(error):
@@ -109,7 +111,7 @@ def test_a_hand_the_rules_refuse_changes_nothing(context, taken, moon, reserved,
     assert (len(game.hands), game.revision, game.changes) == (0, 1, [])
 
 
-def test_a_player_given_too_many_hearts_is_named_by_seat(context):
+def test_a_player_given_too_many_hearts_is_named_by_seat(in_app):
     game = new_game()
 
     with pytest.raises(rules.MoreThanTheHandHolds) as refused:
@@ -118,13 +120,13 @@ def test_a_player_given_too_many_hearts_is_named_by_seat(context):
     assert (refused.value.player, refused.value.what, refused.value.count, refused.value.most) == (1, "hearts", 30, 26)
 
 
-def test_a_short_hand_is_recorded_once_the_table_says_the_last_trick_was_reserved(context):
+def test_a_short_hand_is_recorded_once_the_table_says_the_last_trick_was_reserved(in_app):
     game = record(new_game(), [rules.Taken(20, 1)] + [rules.Taken(0, 0)] * 5, reserved=True)
 
     assert (game.hands[0].uncollected_hearts, game.hands[0].uncollected_marias) == (6, 1)
 
 
-def test_a_stale_revision_is_a_conflict_and_changes_nothing(context):
+def test_a_stale_revision_is_a_conflict_and_changes_nothing(in_app):
     game = record(new_game())
 
     with pytest.raises(service.Conflict):
@@ -133,14 +135,14 @@ def test_a_stale_revision_is_a_conflict_and_changes_nothing(context):
     assert len(fresh(game.id).hands) == 1
 
 
-def test_no_hand_follows_the_one_that_ended_the_game(context):
+def test_no_hand_follows_the_one_that_ended_the_game(in_app):
     game = record(new_game(target=10))
 
     with pytest.raises(rules.HandAfterGameOver):
         service.record_hand(game, SPREAD, None, False, game.revision)
 
 
-def test_a_correction_keeps_the_old_facts_in_the_trail(context):
+def test_a_correction_keeps_the_old_facts_in_the_trail(in_app):
     game = record(new_game())
 
     service.correct_hand(game, 1, OTHER, None, False, game.revision)
@@ -150,7 +152,7 @@ def test_a_correction_keeps_the_old_facts_in_the_trail(context):
     assert Change.record_of(entry(game, "correct", 1).before).taken == tuple(SPREAD)
 
 
-def test_removing_a_hand_renumbers_the_later_ones_and_keeps_their_keys(context):
+def test_removing_a_hand_renumbers_the_later_ones_and_keeps_their_keys(in_app):
     game = record(record(record(new_game()), OTHER))
     keys = [hand.key for hand in game.hands]
 
@@ -164,7 +166,7 @@ def test_removing_a_hand_renumbers_the_later_ones_and_keeps_their_keys(context):
 # --- Undo ------------------------------------------------------------------------
 
 
-def test_an_undone_removal_offers_no_undo_again_and_a_forged_one_is_refused(context):
+def test_an_undone_removal_offers_no_undo_again_and_a_forged_one_is_refused(in_app):
     """The bug that duplicated a hand: undo a removal, then undo it again."""
     game = record(record(record(new_game()), OTHER))
     service.remove_hand(game, 2, game.revision)
@@ -184,7 +186,7 @@ def test_an_undone_removal_offers_no_undo_again_and_a_forged_one_is_refused(cont
     assert not next(line for line in service.trail(game) if line.change.id == removal.id).undoable
 
 
-def test_an_undo_can_be_undone_and_that_makes_the_change_again(context):
+def test_an_undo_can_be_undone_and_that_makes_the_change_again(in_app):
     """Undo on a "put back" entry answered 500, then was refused: now it corrects the hand again (R17)."""
     game = record(new_game())
     service.correct_hand(game, 1, OTHER, None, False, game.revision)
@@ -200,7 +202,7 @@ def test_an_undo_can_be_undone_and_that_makes_the_change_again(context):
         service.undo(game, put_back.id, game.revision)
 
 
-def test_a_later_change_to_the_same_hand_stands_in_the_way_and_is_named(context, app):
+def test_a_later_change_to_the_same_hand_stands_in_the_way_and_is_named(in_app, app):
     game = record(new_game())
     service.correct_hand(game, 1, OTHER, None, False, game.revision)
     game = fresh(game.id)
@@ -217,7 +219,7 @@ def test_a_later_change_to_the_same_hand_stands_in_the_way_and_is_named(context,
         service.undo(game, first.id, game.revision)
 
 
-def test_undoing_a_removal_brings_back_its_place_and_its_trick_log(context):
+def test_undoing_a_removal_brings_back_its_place_and_its_trick_log(in_app):
     game = record(new_game())
     leader = game.scoreboard().next_hand.leader
     service.play_trick(game, ["2♣", "3♣", "4♣", "5♣", "6♣", "7♣"], False, game.revision)
@@ -236,7 +238,7 @@ def test_undoing_a_removal_brings_back_its_place_and_its_trick_log(context):
     assert log.first_leader == leader
 
 
-def test_undoing_a_record_takes_the_hand_back(context):
+def test_undoing_a_record_takes_the_hand_back(in_app):
     game = record(record(new_game()), OTHER)
 
     game = undo(game, entry(game, "record", 2))
@@ -245,7 +247,7 @@ def test_undoing_a_record_takes_the_hand_back(context):
     assert trail_of(game) == [("record", 1, True), ("record", 2, False), ("undo", 2, True)]
 
 
-def test_an_undo_that_would_put_a_hand_after_game_over_is_refused(context):
+def test_an_undo_that_would_put_a_hand_after_game_over_is_refused(in_app):
     none = [rules.Taken(0, 0)] * 4
     first = [rules.Taken(20, 2), rules.Taken(6, 0)] + none  # Ana 46
     second = [rules.Taken(20, 0), rules.Taken(6, 0), rules.Taken(0, 2), rules.Taken(0, 0)] + none[:2]  # Ana 20
@@ -431,7 +433,7 @@ def random_hand(seed):
 
 
 STEPS = {"steps": 0, "games": 0, "undos": 0, "undone undos": 0, "refused": 0}
-ROUND_TRIP_EVERY = 6  # steps between two export-import round trips (an import costs most of a step)
+ROUND_TRIP_EVERY = 6  # changes tried between two export-import round trips of a game (an import costs a step)
 
 
 class GameAgainstAModel(RuleBasedStateMachine):
@@ -452,6 +454,9 @@ class GameAgainstAModel(RuleBasedStateMachine):
         self.keys = []  # the model's name for each hand, in order
         self.entries = []  # the model's trail: dicts with key, after_key, before, after, depth, undone
         self.next_key = 0
+        self.loaded = None  # the game as loaded since the last change: every check of a step reads it
+        self.tried = 0  # changes tried since the last export-import round trip
+
 
     @initialize()
     def start(self):
@@ -460,11 +465,19 @@ class GameAgainstAModel(RuleBasedStateMachine):
         STEPS["games"] += 1
 
     def game(self):
-        return fresh(self.game_id)
+        """The game as a new request would load it; loaded again only after a change (or an attempt at one)."""
+        if self.loaded is None:
+            self.loaded = fresh(self.game_id)
+        return self.loaded
+
+    def forget(self):
+        """The next look at the game loads it afresh: the database changed, or may have."""
+        self.loaded = None
 
     def attempt(self, change, expect_ok, **entry):
         """Make a change; the model changes only if the service says it saved."""
         STEPS["steps"] += 1
+        self.tried += 1
         game = self.game()
         try:
             change(game)
@@ -472,6 +485,8 @@ class GameAgainstAModel(RuleBasedStateMachine):
             assert not expect_ok
             STEPS["refused"] += 1
             return False
+        finally:
+            self.forget()
         assert expect_ok, f"the service saved what the model refuses: {entry}"
         return True
 
@@ -580,6 +595,7 @@ class GameAgainstAModel(RuleBasedStateMachine):
         before = export_game(game)
         with pytest.raises(service.Conflict):
             service.record_hand(game, *random_hand(0), True, game.revision - 1)
+        self.forget()
         assert export_game(self.game()) == before
 
     def change_ids(self):
@@ -615,9 +631,11 @@ class GameAgainstAModel(RuleBasedStateMachine):
 
     @invariant()
     def export_then_import_gives_the_same_game(self):
-        if self.game_id is None or STEPS["steps"] % ROUND_TRIP_EVERY:
+        if self.game_id is None or self.tried < ROUND_TRIP_EVERY:
             return
+        self.tried = 0
         assert_round_trips(self.game())
+        self.forget()  # the import ended the session the game was loaded in
 
     def teardown(self):
         """Undoing, newest first, every entry whose change stands (an origin, or an undo of an undo)
@@ -625,10 +643,12 @@ class GameAgainstAModel(RuleBasedStateMachine):
         if self.game_id is None:
             return
         assert_round_trips(self.game())
+        self.forget()
         for index in reversed(range(len(self.entries))):
             if self.entries[index]["depth"] % 2 == 0 and self.model_undoable(index):
                 assert self.undo_entry(index), "a standing entry could not be undone newest first"
         assert self.hands == []
+        self.forget()
         assert self.game().hands == []
 
 
@@ -647,10 +667,10 @@ def assert_round_trips(game):
     assert export_game(fresh(copy.id)) == document
 
 
-def test_random_records_corrections_removals_and_undos_agree_with_a_plain_model(context):
+def test_random_records_corrections_removals_and_undos_agree_with_a_plain_model(in_app):
     machine = type("Machine", (GameAgainstAModel,), {})
     run_state_machine_as_test(machine, settings=settings(
-        max_examples=60, stateful_step_count=25, deadline=None,
+        max_examples=examples(60), stateful_step_count=25, deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]))
 
     print(f"service: a state machine ran {STEPS['steps']} steps in {STEPS['games']} games, "

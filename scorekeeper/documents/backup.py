@@ -19,6 +19,7 @@ from sqlalchemy.orm import selectinload
 from .. import service
 from ..db.models import NAME_LENGTH, Game, Hand, Person, PersonName, TrickLog, db
 from ..service import names
+from ..web.explain import quoted
 from . import game as exchange
 from .game import DocumentError, dumps, export_game, read_game
 
@@ -106,7 +107,7 @@ def restore_document(document):
         raise DocumentError("This is one game's document, not a backup; import it with import-game.")
     if document.get("format") != FORMAT:
         raise DocumentError(f"A backup's \"format\" must be \"{FORMAT}\".")
-    if document.get("version") != VERSION:
+    if not exchange.whole(document.get("version")) or document["version"] != VERSION:  # not 1.0, not true
         raise DocumentError(f"This scorekeeper reads version {VERSION} of the backup format only.")
     documents = document.get("games")
     if not isinstance(documents, list):
@@ -155,10 +156,7 @@ def _which_game(index, count, game_document):
     name = game_document.get("name") if isinstance(game_document, dict) else None
     if not isinstance(name, str) or not name.strip():
         return f"Game {index + 1} of {count} (no name)"
-    name = name.strip()
-    if len(name) > NAME_SHOWN:
-        name = name[:NAME_SHOWN] + "…"
-    return f"Game {index + 1} of {count} (\"{name}\")"
+    return f"Game {index + 1} of {count} (\"{quoted(name.strip(), NAME_SHOWN)}\")"
 
 
 def restore_text(text):

@@ -11,9 +11,9 @@ import click
 from flask.cli import with_appcontext
 
 from .. import rules, service
-from ..db.models import GAME_NAME_LENGTH, LARGEST_TARGET, Game, db
+from ..db.models import GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, Game, db
 from ..service import names as name_rules
-from ..web.explain import describe, name_problem, player_name_errors
+from ..web.explain import describe, name_problem, player_name_errors, quoted
 from ..web.i18n import _, names_list
 
 FORMAT = "scorekeeper/cancellation-hearts"
@@ -128,9 +128,15 @@ def parse_document(text):
     return document
 
 
-def _whole(value):
-    """Whether ``value`` is a JSON whole number (not a boolean, not 3.0)."""
-    return type(value) is int
+def whole(value):
+    """Whether ``value`` is a JSON whole number the database can hold: not a boolean (``true == 1`` in
+    Python), not ``1.0``, not past a 32-bit integer (nor, then, a number no refusal could quote in a line)."""
+    return type(value) is int and -LARGEST_ID <= value <= LARGEST_ID
+
+
+def _json_quoted(value):
+    """A document's value as a refusal quotes it: its JSON, about a line of it at most."""
+    return quoted(json.dumps(value, ensure_ascii=False))
 
 
 def _field(mapping, key, where):
@@ -150,7 +156,7 @@ def read_game(document, most_hands=None):
     if document.get("format") != FORMAT:
         raise DocumentError(_("The document's \"format\" must be \"%(format)s\".", format=FORMAT))
     version = document.get("version")
-    if not _whole(version) or version not in READABLE_VERSIONS:
+    if not whole(version) or version not in READABLE_VERSIONS:
         raise DocumentError(_("This scorekeeper reads versions 1 and 2 of the game format only."))
     where = _("The game")
 
@@ -164,7 +170,7 @@ def read_game(document, most_hands=None):
         raise DocumentError(name_problem(reason))
 
     target = _field(document, "target", where)
-    if not _whole(target) or not 1 <= target <= LARGEST_TARGET:
+    if not whole(target) or not 1 <= target <= LARGEST_TARGET:
         raise DocumentError(_("The \"target\" must be a whole number, 1 or more (R16)."))
 
     variant = _read_rules(document.get("rules", {}) if version > 1 else {})
@@ -183,7 +189,7 @@ def read_game(document, most_hands=None):
         raise DocumentError(_("Player %(seat)d: %(problem)s", seat=seat + 1, problem=message))
 
     first_dealer = _field(document, "first_dealer", where)
-    if not _whole(first_dealer) or not 0 <= first_dealer < len(names):
+    if not whole(first_dealer) or not 0 <= first_dealer < len(names):
         raise DocumentError(_(
             "\"first_dealer\" must be a seat from 0 to %(last)d.", last=len(names) - 1))
 
@@ -224,8 +230,8 @@ def _read_rules(facts):
     try:
         return rules.Variant.from_facts(facts)
     except rules.HouseRuleRefused as error:
-        raise DocumentError(_("The house rule \"%(name)s\" cannot be %(value)s.", name=error.name,
-                              value=json.dumps(error.value, ensure_ascii=False))) from None
+        raise DocumentError(_("The house rule \"%(name)s\" cannot be %(value)s.", name=quoted(error.name),
+                              value=_json_quoted(error.value))) from None
 
 
 def _read_seat_changes(entries, names):
@@ -239,7 +245,7 @@ def _read_seat_changes(entries, names):
     read = []
     for position, entry in enumerate(entries, start=1):
         where = _("Seat change %(number)d", number=position)
-        if not isinstance(entry, dict) or not _whole(entry.get("before_hand")) \
+        if not isinstance(entry, dict) or not whole(entry.get("before_hand")) \
                 or ("join" in entry) == ("leave" in entry):
             raise DocumentError(_(
                 "%(where)s needs a whole number \"before_hand\" and either \"join\" or \"leave\" with a name.",
@@ -252,7 +258,7 @@ def _read_seat_changes(entries, names):
             leaver = entry["leave"].strip() if isinstance(entry["leave"], str) else None
             if leaver not in roster:
                 raise DocumentError(_("%(where)s: %(name)s is not a player of this game.", where=where,
-                                      name=json.dumps(entry["leave"], ensure_ascii=False)))
+                                      name=_json_quoted(entry["leave"])))
             read.append((None, rules.Leave(before_hand, roster.index(leaver))))
             continue
         joiner = entry["join"].strip() if isinstance(entry["join"], str) else ""
@@ -260,7 +266,7 @@ def _read_seat_changes(entries, names):
         if problem:
             raise DocumentError(_("%(where)s: %(problem)s", where=where, problem=problem))
         at, start = entry.get("at"), entry.get("start")
-        if not _whole(at) or not _whole(start) or abs(start) > LARGEST_TARGET:
+        if not whole(at) or not whole(start) or abs(start) > LARGEST_TARGET:
             raise DocumentError(_("%(where)s: a joiner needs a whole number \"at\" (their place) and \"start\" "
                                   "(the total they begin with).", where=where))
         read.append((joiner, rules.Join(before_hand, len(roster), at, start)))
@@ -278,7 +284,8 @@ def _read_hand(hand, number, names, variant):
     where = _("Hand %(number)d", number=number)
     if not isinstance(hand, dict):
         raise DocumentError(_("%(where)s must be a JSON object.", where=where))
-    if _field(hand, "number", where) != number:
+    given = _field(hand, "number", where)
+    if not whole(given) or given != number:  # 1.0 == True == 1 in Python; the format says 1
         raise DocumentError(_("Hands must be numbered 1, 2, 3… in order; hand %(number)d is not.", number=number))
     taken = _field(hand, "taken", where)
     seating = hand.get("seating")
@@ -321,7 +328,7 @@ def _read_tricks(hand, number, names, variant):
     if not isinstance(tricks, dict) or not isinstance(tricks.get("played"), list):
         raise DocumentError(_("%(where)s: \"tricks\" must be null or an object with a \"played\" list.", where=where))
     first_leader = tricks.get("first_leader")
-    if not _whole(first_leader) or not 0 <= first_leader < players:
+    if not whole(first_leader) or not 0 <= first_leader < players:
         raise DocumentError(_("%(where)s: the tricks' \"first_leader\" must be a seat.", where=where))
     kitty = tricks.get("kitty")
     played = tricks["played"]
@@ -347,15 +354,18 @@ def _read_tricks(hand, number, names, variant):
 def _read_taken(entry, where, jacks, key="taken"):
     """One "taken" (or "uncollected") entry: hearts and Black Marias, and J♦ exactly when they score."""
     counts = (entry.get("hearts"), entry.get("marias")) if isinstance(entry, dict) else (None, None)
-    if not all(_whole(count) and count >= 0 for count in counts):
+    if not all(whole(count) and count >= 0 for count in counts):
         raise DocumentError(_(
             "%(where)s: each \"%(key)s\" entry needs whole numbers \"hearts\" and \"marias\".", where=where, key=key))
     if not jacks:
+        if not whole(entry.get("jacks", 0)):
+            raise DocumentError(_("%(where)s: \"jacks\" in a \"%(key)s\" entry must be a whole number.",
+                                  where=where, key=key))
         if entry.get("jacks", 0) != 0:
             raise DocumentError(_(
                 "%(where)s: J♦ are counted, but this game's house rules do not score them.", where=where))
         return rules.Taken(entry["hearts"], entry["marias"])
-    if not _whole(entry.get("jacks")) or entry["jacks"] < 0:
+    if not whole(entry.get("jacks")) or entry["jacks"] < 0:
         raise DocumentError(_(
             "%(where)s: each \"%(key)s\" entry needs a whole number \"jacks\" too: this game scores J♦.",
             where=where, key=key))

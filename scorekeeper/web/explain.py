@@ -13,6 +13,17 @@ from ..db.models import NAME_LENGTH
 from ..service import names as name_rules
 from .i18n import _, datetime_short, names_list, ngettext
 
+QUOTED_LENGTH = 77  # characters of a refused value a message quotes, then "…": a line, never a file's worth
+
+
+def quoted(text, most=QUOTED_LENGTH):
+    """``text`` as a refusal quotes it: whole, or its first ``most`` characters and "…".
+
+    A refused document or form may hold a value of any length (a 100 KB
+    name); the page that refuses it shows about a line of it, never all of it.
+    """
+    return text if len(text) <= most else text[:most] + "…"
+
 
 def explain(reason):
     """One sentence for a trick's ``Explanation``, in the current language."""
@@ -40,7 +51,7 @@ def describe(error, names=()):
 
 
 def _not_a_card(error, _names):
-    return _("“%(card)s” is not a card. Write a rank and a suit, like 10S, Q♠ or 2c.", card=error.text)
+    return _("“%(card)s” is not a card. Write a rank and a suit, like 10S, Q♠ or 2c.", card=quoted(error.text))
 
 
 def _third_copy(error, _names):

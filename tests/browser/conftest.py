@@ -13,9 +13,8 @@ from flask import request
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
-from scorekeeper.db.models import db
 
-from ..conftest import fresh_database
+from ..conftest import close, fresh_database
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 390, "height": 844}
@@ -28,15 +27,17 @@ SERVED = []  # the path of every request the live server answered, in order
 
 
 @pytest.fixture(scope="session")
-def browser_database(tmp_path_factory):
-    """A fresh database for the browser tests: SQLite, or one on the ``SCOREKEEPER_TEST_DATABASE`` server."""
-    with fresh_database(tmp_path_factory.mktemp("browser")) as uri:
+def browser_database(tmp_path_factory, migrated_template):
+    """A database for the browser tests, at the latest migration: SQLite, or one on the
+    ``SCOREKEEPER_TEST_DATABASE`` server."""
+    with fresh_database(tmp_path_factory.mktemp("browser"), migrated_template) as uri:
         yield uri
 
 
 @pytest.fixture(scope="session")
 def live_server(browser_database):
-    """The app on a fresh database, served on a free port of 127.0.0.1 until the session ends."""
+    """The app on a database of its own, served on a free port of 127.0.0.1 until the session ends (one per
+    xdist worker)."""
     app = create_app({
         "TESTING": True,
         "SECRET_KEY": "browser test secret key",
@@ -49,9 +50,7 @@ def live_server(browser_database):
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     thread.join(timeout=5)
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    close(app)
 
 
 @pytest.fixture(scope="session")
