@@ -23,48 +23,15 @@ import secrets
 import shutil
 
 import pytest
-from hypothesis import settings
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from scorekeeper import create_app
 from scorekeeper.db.models import db
 
+from . import profiles  # noqa: F401  (registers and loads the Hypothesis profiles)
+
 SERVER_DATABASE = os.environ.get("SCOREKEEPER_TEST_DATABASE")
-
-# --- Hypothesis profiles ------------------------------------------------------------------
-
-EXAMPLES_TIMES = {"ci": 1, "thorough": 10}  # how many times each test's own count of examples a profile runs
-settings.register_profile("ci", max_examples=100, print_blob=True)
-settings.register_profile("thorough", max_examples=100 * EXAMPLES_TIMES["thorough"], print_blob=True)
-settings.load_profile("ci")  # the default; --hypothesis-profile=thorough picks the other one
-
-
-def examples(count):
-    """``count`` examples on the ``ci`` profile, ten times as many on ``thorough``: for settings made in a test."""
-    return count * EXAMPLES_TIMES.get(settings.get_current_profile_name(), 1)
-
-
-def scale_examples(items):
-    """Ten times each test's own count of examples on ``thorough``, for settings fixed at import (tests/unit's).
-
-    A test that names no count already has the profile's; one that names its
-    own (``@settings(max_examples=300)``, a state machine's ``TestCase.settings``)
-    gets ``examples()`` of it.
-    """
-    default = settings.default.max_examples
-    scaled = set()
-    for item in items:
-        function = getattr(item, "obj", None)
-        holder, name = (function, "_hypothesis_internal_use_settings")
-        if not hasattr(function, "_hypothesis_internal_use_settings"):
-            holder, name = getattr(item, "cls", None), "settings"
-        own = getattr(holder, name, None)
-        if not isinstance(own, settings) or id(holder) in scaled or own.max_examples == default:
-            continue
-        scaled.add(id(holder))
-        setattr(holder, name, settings(own, max_examples=examples(own.max_examples)))
-
 
 # --- Databases --------------------------------------------------------------------------
 
@@ -171,17 +138,16 @@ def runner(app):
     return app.test_cli_runner()
 
 
-# --- Collection: markers, examples ----------------------------------------------------------
+# --- Collection: markers ----------------------------------------------------------
 
 BROWSER_TESTS = os.path.join(os.path.dirname(__file__), "browser")
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark every test under tests/browser ``browser``; scale Hypothesis' counts to the profile."""
+    """Mark every test under tests/browser ``browser``."""
     for item in items:
         if str(item.path).startswith(BROWSER_TESTS + os.sep):
             item.add_marker(pytest.mark.browser)
-    scale_examples(items)
 
 
 # --- What the robustness tests tried ---------------------------------------------------------

@@ -27,7 +27,7 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper import create_app
 from scorekeeper.db.models import db
 
-from .conftest import examples
+from .profiles import examples
 from .tabletop import SIX, create_game, csrf_token, hand_form, hidden_fields, record_hand
 from .test_tricks import KITTY, NINE, TRICKS, play_trick, play_whole_hand
 

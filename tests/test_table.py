@@ -19,7 +19,7 @@ from scorekeeper.documents.game import export_game, read_game
 from scorekeeper.web import explain
 from scorekeeper.web.responses import load_game
 
-from .conftest import examples
+from .profiles import examples
 from .tabletop import SIX, create_game, exported, hidden_fields, random_taken, text_of
 from .tabletop import record_hand as record_web
 

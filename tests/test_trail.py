@@ -22,6 +22,7 @@ from hypothesis.stateful import (
 
 from scorekeeper import rules, service
 
+from .profiles import examples
 from .tabletop import DECK, ELEVEN, PLAYER_NAMES, random_taken
 from .test_table import assert_round_trips, fresh, same_game
 
@@ -34,6 +35,7 @@ VARIANTS = [
     rules.Variant(passing=(rules.Direction.LEFT, rules.Direction.RIGHT, rules.Direction.ACROSS), cards_passed=2),
     rules.Variant(jack_of_diamonds=-10),
 ]
+ROUND_TRIP_EVERY = 8  # rules between two export-import round trips of the game (and one at teardown)
 UNDONE_AT_ONCE = Counter()  # the origin of each entry undone and then found the same after undoing the undo
 
 
@@ -56,7 +58,7 @@ class EveryKindOfEntry(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.game_id = None
-        self.steps = 0
+        self.steps = 0  # rules run since the last export-import round trip
 
     @initialize(players=st.sampled_from([7, 9, 10]))
     def start(self, players):
@@ -70,7 +72,6 @@ class EveryKindOfEntry(RuleBasedStateMachine):
           seed=st.integers(0, 2**32))
     def change(self, kind, seed):
         """Make a change of one kind; whatever the rules refuse changes nothing."""
-        self.steps += 1
         game = self.game()
         try:
             change_game(game, kind, random.Random(seed))
@@ -108,7 +109,9 @@ class EveryKindOfEntry(RuleBasedStateMachine):
         service.open_play(game)
         assert [hand.number for hand in game.hands] == list(range(1, len(game.hands) + 1))
         service.trail(game)
-        if self.steps % 8 == 0:
+        self.steps += 1  # invariants are checked once after each rule
+        if self.steps == ROUND_TRIP_EVERY:
+            self.steps = 0
             assert_round_trips(game)
 
     def teardown(self):
@@ -162,7 +165,7 @@ def undo_and_undo_again(game, line):
 
 def test_random_changes_and_undos_of_every_kind_keep_the_game_whole(in_app):
     run_state_machine_as_test(type("Machine", (EveryKindOfEntry,), {}), settings=settings(
-        max_examples=15, stateful_step_count=30, deadline=None,
+        max_examples=examples(15), stateful_step_count=30, deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]))
 
     print("service: undone and undone again, the same game each time: "

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import Figures, HandRecord, Join, Leave, Moon, Taken, game_figures, score_game
 
+from ..profiles import examples
 from ..tabletop import HandMix, random_hand
 
 MOON_HAND = Taken(26, 2)
@@ -43,7 +44,7 @@ def plain_figures(players, first_dealer, target, records):
         for seat, mine in enumerate(counts))
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(seed=st.integers(0, 2**32), players=st.integers(6, 11), target=st.sampled_from([20, 60, 150, 10**6]),
        length=st.integers(0, 14))
 def test_a_games_figures_match_the_plain_model(seed, players, target, length):

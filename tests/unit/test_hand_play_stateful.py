@@ -9,6 +9,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from scorekeeper.rules import Card, HandPlay, IllegalLead, Taken
 
+from ..profiles import examples
 from ..tabletop import DECK
 
 BLACK_MARIA = Card(12, "♠")
@@ -204,7 +205,7 @@ class HandPlayMachine(RuleBasedStateMachine):
 # so the "large base example" health check does not apply. 20 steps: the deal,
 # up to 17 tricks, and at least two tries at a trick after the last one.
 HandPlayMachine.TestCase.settings = settings(
-    max_examples=60,
+    max_examples=examples(60),
     stateful_step_count=20,
     deadline=None,
     suppress_health_check=[HealthCheck.large_base_example],

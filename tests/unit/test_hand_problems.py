@@ -25,6 +25,8 @@ from scorekeeper.rules import (
     hand_problems,
 )
 
+from ..profiles import examples
+
 JACKS = Variant(jack_of_diamonds=-10)
 ONLY_ADD = Variant(moon_choice=MoonRule.ADD)
 EMPTY = (NOTHING,) * 6
@@ -225,7 +227,7 @@ def reported_hands(draw):
     return tuple(taken), moon, reserved, variant, confirmed
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(reported_hands())
 def test_check_hand_refuses_a_hand_exactly_when_it_has_problems_and_raises_the_first(reported):
     taken, moon, reserved, variant, confirmed = reported

@@ -19,6 +19,7 @@ from scorekeeper.rules import (
     winners,
 )
 
+from ..profiles import examples
 from ..tabletop import every_trick_reserved
 
 SUITS = "♠♥♦♣"
@@ -222,7 +223,7 @@ def test_winners_of_a_mapping_are_its_keys(totals, target):
 # --- HandPlay: a hand of reserved tricks only (R9-R13) ------------------------------
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     players=st.integers(6, 11), kitty_known=st.booleans(),
     variant=st.sampled_from([SEEDS, Variant(jack_of_diamonds=-10)]), rng=st.randoms(use_true_random=False),

@@ -19,6 +19,8 @@ from scorekeeper.rules import (
     score_game,
 )
 
+from ..profiles import examples
+
 NOTHING = Taken(0, 0)
 NEVER = 10**9  # a target no game reaches
 
@@ -484,7 +486,7 @@ def names_of(roster, players):
     return [roster[player] for player in players]
 
 
-MODEST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MODEST = settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @MODEST

@@ -1,0 +1,21 @@
+"""Hypothesis profiles: ``ci``, the default, and ``thorough`` (``--hypothesis-profile=thorough``), ten times
+the examples everywhere, for a long run by hand.
+
+``ci`` runs each test's own count of examples, or 100 where it names none:
+enough to find again every bug the suite has found. Loaded by tests/conftest.py
+before any test module is imported, and before pytest reads
+``--hypothesis-profile``, which then wins.
+"""
+
+from hypothesis import settings
+
+EXAMPLES_TIMES = {"ci": 1, "thorough": 10}  # how many times each test's own count of examples a profile runs
+settings.register_profile("ci", max_examples=100, print_blob=True)
+settings.register_profile("thorough", max_examples=100 * EXAMPLES_TIMES["thorough"], print_blob=True)
+settings.load_profile("ci")
+
+
+def examples(count):
+    """``count`` examples on the ``ci`` profile, ten times as many on ``thorough``: for a test that names its
+    own count (``@settings(max_examples=examples(300))``)."""
+    return count * EXAMPLES_TIMES.get(settings.get_current_profile_name(), 1)
