@@ -2,9 +2,12 @@
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from .conftest import TABLET
+
+pytestmark = pytest.mark.main_flow  # CI's PostgreSQL pass runs these browser tests, and no other
 
 EIGHT = ["Ana", "Bo", "Caio", "Dee", "Eli", "Fay", "Gil", "Hana"]
 
