@@ -16,6 +16,7 @@ from sqlalchemy import event
 from scorekeeper import rules
 from scorekeeper.db.models import db
 from scorekeeper.rules import hand as rules_hand
+from scorekeeper.service import names
 
 from .tabletop import (
     ELEVEN,
@@ -98,6 +99,49 @@ def test_an_import_checks_each_hand_and_each_trick_log_once_and_scores_the_game_
 
     assert response.status_code == 302, response.get_data(as_text=True)
     assert calls.counts == {"score_game": 1, "takings": 30, "logs": logs}
+
+
+def busy_table(joiners):
+    """A game of six whose table, before each hand from 2 on, seats five joiners and sees them off again (R1):
+    ``joiners`` in all, each a name to check."""
+    rng = random.Random(5)
+    hands = [random_hand(rng, 6, number, 0)[1] for number in range(1, joiners // 5 + 1)]
+    document = game_document("Busy", PLAYER_NAMES[:6], 0, 1_000_000, hands)
+    changes = []
+    for number in range(joiners):
+        before_hand, name = number // 5 + 2, f"Guest {number + 1}"
+        changes.append({"before_hand": before_hand, "join": name, "at": 0, "start": 0})
+        if number % 5 == 4:
+            gone = range(number - 3, number + 2)
+            changes += [{"before_hand": before_hand, "leave": f"Guest {leaver}"} for leaver in gone]
+    document.update(version=2, seat_changes=changes)
+    return document
+
+
+def name_checks(client, monkeypatch, document):
+    """How often importing ``document`` asks the rules about names (their key, what is wrong with one)."""
+    token = csrf_token(client, "/games/import")
+    calls = Calls(monkeypatch, key=(names, "key"), problem=(names, "problem"))
+
+    upload = (io.BytesIO(json.dumps(document).encode()), "game.json")
+    response = client.post("/games/import", data={"csrf_token": token, "document": upload},
+                           content_type="multipart/form-data")
+
+    assert response.status_code == 302, response.get_data(as_text=True)
+    monkeypatch.undo()
+    return calls.counts["key"] + calls.counts["problem"]
+
+
+def test_an_import_checks_its_names_once_each_however_many_join_and_leave(client, monkeypatch):
+    few = name_checks(client, monkeypatch, busy_table(20))
+
+    many = name_checks(client, monkeypatch, busy_table(160))
+
+    # Each name a few times: 8 times the joiners, about 8 times the checks (checking the roster again for
+    # every joiner, as imports once did, made it 50 times: O(N²)).
+    print(f"name checks: {few} for 20 joiners, {many} for 160")
+    assert many <= 9 * few
+    assert many <= 5 * (6 + 160)
 
 
 def test_recording_a_hand_costs_a_few_statements_and_none_after_its_commit(app, client):

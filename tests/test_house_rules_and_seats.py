@@ -288,6 +288,55 @@ def test_an_invalid_version_two_document_is_refused_whole_with_a_message(app, cl
         assert db.session.execute(db.select(db.func.count()).select_from(Game)).scalar() == 0
 
 
+def coming_and_going(pairs, last_join=False):
+    """Bo leaves before hand 2, then ``pairs`` players each join and leave again (and one more joins)."""
+    changes = [{"before_hand": 2, "leave": "Bo"}]
+    for number in range(1, pairs + 1):
+        changes += [{"before_hand": 2, "join": f"Guest {number}", "at": 0, "start": 0},
+                    {"before_hand": 2, "leave": f"Guest {number}"}]
+    if last_join:
+        changes.append({"before_hand": 2, "join": "Zed", "at": 0, "start": 0})
+    return version_two(seat_changes=changes, hands=version_two()["hands"][:1])
+
+
+def test_at_most_22_players_join_or_leave_before_one_hand_in_an_import_r1(app, client):
+    accepted = upload(client, coming_and_going(10, last_join=True))  # 22 changes
+
+    refused = upload(client, coming_and_going(11))  # 23
+
+    assert accepted.status_code == 302
+    assert refused.status_code == 400
+    assert ("Seat changes: At most 22 players can join or leave before one hand, and 22 already have before "
+            "hand 2 (R1).") in text_of(refused)
+    with app.app_context():
+        assert db.session.execute(db.select(db.func.count()).select_from(Game)).scalar() == 1
+
+
+def test_the_seat_forms_refuse_a_23rd_change_before_one_hand_and_store_nothing_r1(app, client):
+    game_id = int(upload(client, coming_and_going(10, last_join=True)).headers["Location"].rsplit("/", 1)[1])
+    before = exported(client, game_id)
+
+    joined = join(client, game_id, "Yan", 0)
+    left = leave(client, game_id, 0)
+
+    message = "At most 22 players can join or leave before one hand, and 22 already have before hand 2 (R1)."
+    assert joined.status_code == 400 and message in text_of(joined)
+    assert left.status_code == 400 and message in text_of(left)
+    assert exported(client, game_id) == before
+
+
+def test_a_restore_refuses_a_game_of_23_changes_before_one_hand_and_restores_nothing_r1(app):
+    from scorekeeper.documents.backup import FORMAT, VERSION, DocumentError, restore_document
+
+    with app.app_context(), pytest.raises(DocumentError) as refused:
+        restore_document({"format": FORMAT, "version": VERSION,
+                          "games": [version_two(), coming_and_going(11)]})
+
+    assert "At most 22 players can join or leave before one hand" in str(refused.value)
+    with app.app_context():
+        assert db.session.execute(db.select(db.func.count()).select_from(Game)).scalar() == 0
+
+
 def test_a_valid_version_two_document_imports(client):
     response = upload(client, version_two())
 

@@ -183,10 +183,17 @@ def read_game(document, most_hands=None):
         raise DocumentError(_("A game has 6 to 11 players (R1), not %(count)d.", count=len(names)))
     starting = len(names)
     changes = _read_seat_changes(document.get("seat_changes", []) if version > 1 else [], names)
+    joined = [position for position, (joiner, _change) in enumerate(changes, start=1) if joiner is not None]
+    names += [joiner for joiner, _change in changes if joiner is not None]
+    # Every name once, in one pass: the players of hand 1, then each joiner (checking the roster again for
+    # each joiner made an import of thousands of seat changes cost seconds).
     problems = player_name_errors(names)
     if problems:
         seat, message = next(iter(problems.items()))
-        raise DocumentError(_("Player %(seat)d: %(problem)s", seat=seat + 1, problem=message))
+        if seat < starting:
+            raise DocumentError(_("Player %(seat)d: %(problem)s", seat=seat + 1, problem=message))
+        raise DocumentError(_("%(where)s: %(problem)s", problem=message,
+                              where=_("Seat change %(number)d", number=joined[seat - starting])))
 
     first_dealer = _field(document, "first_dealer", where)
     if not whole(first_dealer) or not 0 <= first_dealer < len(names):
@@ -199,7 +206,6 @@ def read_game(document, most_hands=None):
     if most_hands is not None and len(hands) > most_hands:
         raise DocumentError(_("A game to import may hold at most %(most)d hands; this one holds %(count)d.",
                               most=most_hands, count=len(hands)))
-    names += [joiner for joiner, _change in changes if joiner is not None]
     changes = [change for _name, change in changes]
     try:
         seatings = rules.seatings(starting, changes, len(hands), target)
@@ -237,11 +243,15 @@ def _read_rules(facts):
 def _read_seat_changes(entries, names):
     """A document's seat changes as (joiner's name or None, engine value), in the order made (R1).
 
-    Leavers are named by name; each joiner takes the next roster number.
+    Leavers are named by name; each joiner takes the next roster number. Joiners' names are checked
+    with the others' (``read_game``), once.
     """
     if not isinstance(entries, list):
         raise DocumentError(_("\"seat_changes\" must be a list."))
-    roster = list(names)
+    roster = {}  # each name to its first roster number
+    for number, name in enumerate(names):
+        roster.setdefault(name, number)
+    joiners = len(names)
     read = []
     for position, entry in enumerate(entries, start=1):
         where = _("Seat change %(number)d", number=position)
@@ -259,18 +269,16 @@ def _read_seat_changes(entries, names):
             if leaver not in roster:
                 raise DocumentError(_("%(where)s: %(name)s is not a player of this game.", where=where,
                                       name=_json_quoted(entry["leave"])))
-            read.append((None, rules.Leave(before_hand, roster.index(leaver))))
+            read.append((None, rules.Leave(before_hand, roster[leaver])))
             continue
         joiner = entry["join"].strip() if isinstance(entry["join"], str) else ""
-        problem = player_name_errors(roster + [joiner]).get(len(roster))
-        if problem:
-            raise DocumentError(_("%(where)s: %(problem)s", where=where, problem=problem))
         at, start = entry.get("at"), entry.get("start")
         if not whole(at) or not whole(start) or abs(start) > LARGEST_TARGET:
             raise DocumentError(_("%(where)s: a joiner needs a whole number \"at\" (their place) and \"start\" "
                                   "(the total they begin with).", where=where))
-        read.append((joiner, rules.Join(before_hand, len(roster), at, start)))
-        roster.append(joiner)
+        read.append((joiner, rules.Join(before_hand, joiners, at, start)))
+        roster.setdefault(joiner, joiners)
+        joiners += 1
     return read
 
 

@@ -107,6 +107,7 @@ from .numbers import (  # noqa: F401
     MARIAS_IN_HAND,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    MOST_SEAT_CHANGES,
     SUGGESTED_MINIMUM_TARGET,
 )
 from .play import (  # noqa: F401

@@ -228,7 +228,8 @@ class SeatingRefused(RuleError):
     "unplayed" (before a hand after the next one), "game_over", "absent"
     (a leaver not at the table), "full" (a join making 12), "short" (a leave
     making 5), "place" (a joiner's place past the table), "start" (a start
-    total at or past the target). ``change`` is the refused change.
+    total at or past the target), "many" (a change past ``MOST_SEAT_CHANGES``
+    before one hand). ``change`` is the refused change.
     """
 
     rule = "R1"

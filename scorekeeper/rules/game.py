@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from .errors import BadTarget, HandAfterGameOver, HandDoesNotFit, JacksFixed, RuleError, SeatingRefused, TableSize
 from .hand import HandRecord, Moon, Taken, moon_shooter, record_points, score_hand
-from .numbers import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS
+from .numbers import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, MOST_SEAT_CHANGES
 from .variant import SEEDS, Direction, Variant
 
 
@@ -267,19 +267,14 @@ def seatings(players: int, changes: Sequence[SeatChange], hands: int, target: in
     Raises ``SeatingRefused`` as ``score_game`` does, except for a change
     after the game is over, which only scoring can tell.
     """
-    _check_changes(changes, hands)
+    made_before = _check_changes(changes, hands)
     seating = list(range(check_players(players)))
     roster = players
     found = []
     for number in range(1, hands + 2):
-        roster = _seat_all(_made_before(changes, number), seating, roster, target)
+        roster = _seat_all(made_before.get(number, ()), seating, roster, target)
         found.append(tuple(seating))
     return tuple(found)
-
-
-def _made_before(changes: Sequence[SeatChange], number: int) -> list[SeatChange]:
-    """The seat changes made before hand ``number``, in the order made."""
-    return [change for change in changes if change.before_hand == number]
 
 
 def _seat_all(made: Sequence[SeatChange], seating: list[int], roster: int, target: int) -> int:
@@ -289,16 +284,23 @@ def _seat_all(made: Sequence[SeatChange], seating: list[int], roster: int, targe
     return roster
 
 
-def _check_changes(changes: Sequence[SeatChange], hands: int) -> None:
-    """Seat changes come in the order made, from before hand 2 to before the next hand (R1)."""
+def _check_changes(changes: Sequence[SeatChange], hands: int) -> dict[int, list[SeatChange]]:
+    """Seat changes come in the order made, from before hand 2 to before the next hand, at most
+    ``MOST_SEAT_CHANGES`` before one hand (R1); the changes made before each hand, by its number."""
     numbers = [change.before_hand for change in changes]
     if not all(type(number) is int for number in numbers) or numbers != sorted(numbers):
         raise ValueError("seat changes are listed in the order they were made, hand by hand")
+    made_before: dict[int, list[SeatChange]] = {}
     for change in changes:
         if change.before_hand < 2:
             raise SeatingRefused("first_hand", change)
         if change.before_hand > hands + 1:
             raise SeatingRefused("unplayed", change)
+        made = made_before.setdefault(change.before_hand, [])
+        if len(made) == MOST_SEAT_CHANGES:
+            raise SeatingRefused("many", change)
+        made.append(change)
+    return made_before
 
 
 def score_game(
@@ -324,7 +326,7 @@ def score_game(
     check_players(players)
     check_seat(first_dealer, players, "the first dealer")
     check_target(target)
-    _check_changes(changes, len(hands))
+    made_before = _check_changes(changes, len(hands))
     seating = list(range(players))
     totals: list[int | None] = [0] * players
     summaries: list[HandSummary] = []
@@ -332,7 +334,7 @@ def score_game(
     over: list[int] = []
     for number in range(1, len(hands) + 2):
         before = tuple(seating)
-        made = _made_before(changes, number)
+        made = made_before.get(number, [])
         if made and over:
             raise SeatingRefused("game_over", made[0])
         _seat_all(made, seating, len(totals), target)

@@ -8,6 +8,8 @@ once. The service layer's own refusals (``service.Conflict``,
 ``service.UndoRefused``, ``service.KittyNeeded``) are worded here too.
 """
 
+import json
+
 from .. import rules, service
 from ..db.models import NAME_LENGTH
 from ..service import names as name_rules
@@ -186,6 +188,9 @@ def _seating_refused(error, names):
         return _("The game is over, so nobody can join or leave now (R16).")
     if error.reason == "first_hand":
         return _("Hand 1 is played by the starting table: players join or leave from hand 2 on.")
+    if error.reason == "many":
+        return _("At most %(most)d players can join or leave before one hand, and %(most)d already have before "
+                 "hand %(number)d (R1).", most=rules.MOST_SEAT_CHANGES, number=change.before_hand)
     return _("Players can join or leave only before the next hand, hand %(number)d.", number=change.before_hand)
 
 
@@ -445,3 +450,15 @@ def why_not_undoable(line):
     if line.legacy:
         return _("Kept from an earlier version of the app; it cannot be undone.")
     return _("The game has changed since, so this can no longer be undone.")
+
+
+def club_entry(entry, name, other_name):
+    """One sentence for an entry of the club's trail (``PersonChange``): ``name`` is its person's name now,
+    ``other_name`` the other person's (a merge's)."""
+    if entry.action == "rename":
+        facts = json.loads(entry.facts)
+        return _("%(before)s renamed %(after)s.", before=facts["before"], after=facts["after"])
+    if entry.action == "merge":
+        return _("%(merged)s merged into %(name)s.", merged=other_name, name=name)
+    return _("Merge undone: %(merged)s is a person of their own again, apart from %(name)s.",
+             merged=other_name, name=name)
