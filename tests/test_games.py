@@ -32,6 +32,10 @@ MOON_FOR_ANA = [(26, 2)] + [(0, 0)] * 5
 
 
 CONTROL_CHARACTERS = "A name cannot hold tabs, line breaks or other control characters."
+INVISIBLE_CHARACTERS = ("A name cannot hold invisible characters, such as zero-width spaces or marks that turn the "
+                        "direction of the text.")
+NOTHING_SHOWN = "A name needs a letter, a digit or another sign that shows, not only accents or blank characters."
+CYRILLIC_ANA = "\u0410na"  # Cyrillic capital А, then Latin "na": drawn as "Ana"
 
 
 def count(app, model):
@@ -98,6 +102,13 @@ def test_blank_game_name_defaults_to_the_date(client):
     (ELEVEN + ["Lu"], "Cancellation Hearts needs 6 to 11 players (R1)."),
     (["Ana", "Bo", "Ca\x00io", "Dee", "Eli", "Fay"], CONTROL_CHARACTERS),
     (["Ana", "Bo", "Ca\tio", "Dee", "Eli", "Fay"], CONTROL_CHARACTERS),
+    (["Ana", "Bo", "Ca\u2028io", "Dee", "Eli", "Fay"], CONTROL_CHARACTERS),  # LINE SEPARATOR
+    (["Ana", "Bo", "Ana\u200b", "Dee", "Eli", "Fay"], INVISIBLE_CHARACTERS),  # ZERO WIDTH SPACE
+    (["Ana", "Bo", "\u202eoiaC", "Dee", "Eli", "Fay"], INVISIBLE_CHARACTERS),  # RIGHT-TO-LEFT OVERRIDE
+    (["Ana", "Bo", "\u200e\u200f", "Dee", "Eli", "Fay"], INVISIBLE_CHARACTERS),  # bidi marks only
+    (["Ana", "Bo", "\u0301\u0301", "Dee", "Eli", "Fay"], NOTHING_SHOWN),  # combining marks only
+    (["Ana", "Bo", "\u3164", "Dee", "Eli", "Fay"], NOTHING_SHOWN),  # HANGUL FILLER
+    (["Ana", "Bo", CYRILLIC_ANA, "Dee", "Eli", "Fay"], f"{CYRILLIC_ANA} is already at the table (seat 1)"),
 ])
 def test_bad_player_names_are_refused_with_a_message_and_nothing_typed_is_lost(app, client, names, message):
     fields = game_form(names, name="Keep me")
@@ -112,6 +123,35 @@ def test_bad_player_names_are_refused_with_a_message_and_nothing_typed_is_lost(a
     for name in names[:11]:
         if name.strip() and not has_control_characters(name):
             assert f'value="{name}"' in page
+    assert count(app, Game) == 0
+
+
+@pytest.mark.parametrize(("second", "message"), [
+    ("Ana\u200b", INVISIBLE_CHARACTERS),
+    (CYRILLIC_ANA, f"{CYRILLIC_ANA} is already at the table (seat 1)"),
+])
+def test_a_second_ana_that_only_looks_like_ana_is_refused_beside_its_seat(app, client, second, message):
+    names = ["Ana", "Bo", "Caio", second, "Eli", "Fay"]
+    fields = {**game_form(names, name="Keep me"), "csrf_token": csrf_token(client, "/games/new")}
+
+    response = client.post("/games/new", data=fields)
+
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert re.search(r'<span class="error" id="seat-3-error">\s*' + re.escape(message), page)
+    assert page.count('class="error" id="seat-') == 1
+    assert all(f'value="{name}"' in page for name in names) and 'value="Keep me"' in page
+    assert count(app, Game) == 0
+
+
+@pytest.mark.parametrize("name", ["Friday \u202ethgin", "Friday\u2028night", "\u200b"])
+def test_a_game_name_with_an_invisible_or_separating_character_is_refused(app, client, name):
+    fields = {**game_form(SIX, name=name), "csrf_token": csrf_token(client, "/games/new")}
+
+    response = client.post("/games/new", data=fields)
+
+    assert response.status_code == 400
+    assert INVISIBLE_CHARACTERS in text_of(response) or CONTROL_CHARACTERS in text_of(response)
     assert count(app, Game) == 0
 
 

@@ -288,6 +288,32 @@ def test_an_invalid_version_two_document_is_refused_whole_with_a_message(app, cl
         assert db.session.execute(db.select(db.func.count()).select_from(Game)).scalar() == 0
 
 
+@pytest.mark.parametrize(("name", "message"), [
+    ("\u0410na", "\u0410na already plays or played in this game"),  # Cyrillic А beside Ana
+    ("Zé\u200b", "A name cannot hold invisible characters"),
+    ("\u0301", "A name needs a letter, a digit or another sign that shows"),
+])
+def test_a_joiner_whose_name_only_looks_new_is_refused_and_nothing_is_stored(client, name, message):
+    game_id = create_game(client)
+    record_hand(client, game_id, SPREAD)
+
+    response = join(client, game_id, name, 0)
+
+    assert response.status_code == 400
+    assert message in text_of(response)
+    assert exported(client, game_id)["seat_changes"] == []
+
+
+def test_an_imported_joiner_whose_name_only_looks_new_is_refused_r1(app, client):
+    response = upload(client, version_two(seat_changes=[
+        {"before_hand": 2, "leave": "Bo"}, {"before_hand": 2, "join": "\u0410na", "at": 0, "start": 0}]))
+
+    assert response.status_code == 400
+    assert "Seat change 2: \u0410na is already at the table (seat 1)" in text_of(response)
+    with app.app_context():
+        assert db.session.execute(db.select(db.func.count()).select_from(Game)).scalar() == 0
+
+
 def coming_and_going(pairs, last_join=False):
     """Bo leaves before hand 2, then ``pairs`` players each join and leave again (and one more joins)."""
     changes = [{"before_hand": 2, "leave": "Bo"}]

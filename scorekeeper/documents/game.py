@@ -162,7 +162,8 @@ def read_game(document, most_hands=None):
 
     name = document.get("name", "")
     # Written as it is, untrimmed: a line break at its end is refused too.
-    reason = name_rules.game_name_problem(name.strip()) or name_rules.problem(name, len(name)) \
+    reason = (name_rules.game_name_problem(name.strip())
+              or (name_rules.CONTROL if name_rules.has_control_characters(name) else None)) \
         if isinstance(name, str) else name_rules.LONG
     if reason == name_rules.LONG:
         raise DocumentError(_("The game's \"name\" must be text of at most %(max)d characters.", max=GAME_NAME_LENGTH))

@@ -10,8 +10,7 @@ from ..db.models import (
 from .entries import Action, trail_game
 from .errors import HandUnderWay, NameTaken
 from .games import seat_change_columns
-from .names import key as name_key
-from .names import refuse_repeats
+from .names import refuse_repeats, seated_already
 from .people import people_of
 from .writing import writing
 
@@ -53,7 +52,7 @@ def seat_player(game, name, at, start, based_on):
     rules cannot seat.
     """
     name = name.strip()
-    if any(name_key(name) == name_key(taken) for taken in game.names):
+    if seated_already(name, game.names) is not None:  # "ana" or Cyrillic "Аna" beside "Ana"
         raise NameTaken(name)
     if isinstance(start, (rules.StartRule, str)):
         start = rules.starting_total(game.scoreboard(), start)

@@ -303,13 +303,19 @@ def name_problem(reason):
         return _("Keep names to %(max)d characters.", max=NAME_LENGTH)
     if reason == name_rules.CONTROL:
         return _("A name cannot hold tabs, line breaks or other control characters.")
+    if reason == name_rules.FORMAT:
+        return _("A name cannot hold invisible characters, such as zero-width spaces or marks that turn the "
+                 "direction of the text.")
+    if reason == name_rules.INVISIBLE:
+        return _("A name needs a letter, a digit or another sign that shows, not only accents or blank characters.")
     return None
 
 
 def player_name_errors(seated):
     """What is wrong with each trimmed name of a table, by seat: empty, refused, or another player's.
 
-    A repeat is the same person's name (``name_rules.key``): "Ana" and "Ａｎａ" are one person.
+    A repeat is the same person's name at a table (``name_rules.table_key``): "Ana", "Ａｎａ" and Cyrillic "Аna"
+    are one person.
     """
     repeats = name_rules.repeats([name if not name_rules.problem(name) else "" for name in seated])
     errors = {}

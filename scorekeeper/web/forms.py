@@ -251,7 +251,7 @@ class NewGameForm(BaseForm):
 
     def validate_name(self, field):
         reason = name_rules.game_name_problem((field.data or "").strip())
-        if reason == name_rules.CONTROL:  # its length is the Length validator's
+        if reason not in (None, name_rules.LONG):  # its length is the Length validator's
             raise ValidationError(name_problem(reason))
 
     def validate_first_dealer(self, field):

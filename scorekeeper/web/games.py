@@ -143,7 +143,7 @@ def _reseated(form, formdata):
 
 def _seated(names, name):
     """``names`` with ``name`` in the first empty seat (a seat added if none is), unless already seated."""
-    if not name or any(name_rules.key(name) == name_rules.key(seated) for seated in names if seated):
+    if not name or name_rules.seated_already(name, names) is not None:
         return names
     empty = next((seat for seat, seated in enumerate(names) if not seated.strip()), None)
     if empty is not None:
