@@ -152,6 +152,17 @@ def store_games(app, documents):
         return [(game.id, game.scorer_key) for game in games]
 
 
+def make_secretary(app, client):
+    """Open the club's secretary link (``flask club-link``) on ``client``: it may rename and merge people."""
+    from scorekeeper import service
+
+    with app.app_context():
+        key = service.secretary_key()
+    response = client.get(f"/club/secretary/{key}")
+    assert response.status_code == 302, response.status_code
+    return client
+
+
 # --- The app's forms, as its pages fill them ------------------------------------------
 
 

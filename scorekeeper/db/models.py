@@ -31,6 +31,7 @@ from .. import rules
 
 NAME_LENGTH = 40
 GAME_NAME_LENGTH = 80
+DEVICE_NAME_LENGTH = 40  # a secretary's name for their device ("Ana's phone")
 # Ids and revisions are PostgreSQL integers (SQLite's are wider): a number
 # past this, in a path or a form, names nothing and is never sent to the database.
 LARGEST_ID = 2**31 - 1
@@ -209,9 +210,10 @@ class Player(db.Model):
 class Person(db.Model):
     """Someone the club knows: the players of many games are one person.
 
-    ``name`` is the spelling used most recently (or given by a rename). A
-    person merged into another keeps their row, hidden, so that the merge
-    can be undone; ``merged_into_id`` names who they became.
+    ``name`` is the first spelling they were typed as, or the name a
+    secretary gave them; typing another spelling finds them, and renames
+    nobody. A person merged into another keeps their row, hidden, so that
+    the merge can be undone; ``merged_into_id`` names who they became.
     """
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -235,6 +237,7 @@ class PersonChange(db.Model):
 
     A merge (``other_id`` merged into ``person_id``) keeps in ``facts`` the
     players and spellings it moved, so that undoing it moves them back.
+    ``device`` is the name the secretary's device was given, if any.
     """
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -244,6 +247,14 @@ class PersonChange(db.Model):
     other_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"))
     undoes_id: Mapped[int | None] = mapped_column(ForeignKey("person_change.id"))
     facts: Mapped[str] = mapped_column(Text)  # JSON
+    device: Mapped[str | None] = mapped_column(String(DEVICE_NAME_LENGTH))
+
+
+class Club(db.Model):
+    """The club itself, one row: the key of its secretary's link (``flask club-link``), made at the first start."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    secretary_key: Mapped[str] = mapped_column(String(64))
 
 
 class SeatChangeFacts:

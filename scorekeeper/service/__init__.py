@@ -11,7 +11,8 @@ its revision, writes the rows and the trail, and commits: one transaction
 - ``seats``: players who join or leave, the house rules;
 - ``tricks``: a hand played trick by trick;
 - ``trail``: the trail and its undo (entries written by ``entries``);
-- ``people``: the club's people (linking players, rename, merge, undo).
+- ``people``: the club's people (linking players, rename, merge, undo);
+- ``club``: the key of the club's secretary link.
 
 What it raises, for the views to word (scorekeeper/web/explain.py):
 
@@ -27,6 +28,7 @@ Views and commands never commit: ``grep -rn commit scorekeeper`` finds
 only ``service/writing.py``.
 """
 
+from .club import new_secretary_key, secretary_key  # noqa: F401
 from .entries import Action  # noqa: F401
 from .errors import (  # noqa: F401
     Conflict,
@@ -40,7 +42,7 @@ from .errors import (  # noqa: F401
 )
 from .games import CheckedGame, GameFacts, KnownPerson, check_game, import_game, new_game, restore_backup  # noqa: F401
 from .hands import correct_hand, record_hand, remove_hand  # noqa: F401
-from .people import merge_people, merge_refusal, rename_person, undo_merge  # noqa: F401
+from .people import merge_people, merge_refusal, rename_person, undo_change, undo_merge, undo_rename  # noqa: F401
 from .seats import change_house_rules, seat_player, see_off  # noqa: F401
 from .trail import Subject, TrailLine, take_back_trick, trail, trail_line, undo  # noqa: F401
 from .tricks import enter_kitty, kitty_needed, open_play, play_trick  # noqa: F401

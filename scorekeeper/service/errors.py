@@ -40,7 +40,8 @@ class PeopleRefused(Exception):
     merged with themselves), "merged" (someone already merged away),
     "played_together" (both sat in game ``game``: they are two people),
     "undone" (an entry undone already), "later_merge" (merged away since:
-    undo that first), "not_undoable" (a rename, or an undo).
+    undo that first), "later_rename" (renamed again since: undo that first),
+    "not_undoable" (an undo).
     """
 
     def __init__(self, reason, name=None, game=None):

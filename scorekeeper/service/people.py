@@ -2,7 +2,7 @@
 
 import json
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 
 from ..db.models import (
     Game,
@@ -21,133 +21,191 @@ from .writing import inserted, writing
 def people_of(names):
     """The person of each of a new game's (or a joiner's) names, creating the people not known yet.
 
-    A known person takes the spelling just typed (a person is shown by the
-    spelling used most recently). Raises ``SamePerson`` when two names are
-    the spellings of one merged person.
+    A typed spelling finds its person and renames nobody: a person is shown
+    by their first spelling, or the name a secretary gave. Call it inside the
+    write's transaction: the people found are claimed there (``_claim_people``),
+    so a merge that moves one of them away meanwhile makes this write a
+    ``Conflict`` rather than seat a player on a person merged away. Raises
+    ``SamePerson`` when two names are the spellings of one person.
     """
     keys = [name_key(name) for name in names]
-    known = {key: (person, shown) for key, person, shown in db.session.execute(
-        select(PersonName.key, Person.id, Person.name).join(Person, Person.id == PersonName.person_id)
-        .where(PersonName.key.in_(set(keys)))).all()}
+    known = dict(db.session.execute(
+        select(PersonName.key, PersonName.person_id).where(PersonName.key.in_(set(keys)))).all())
+    _claim_people([(person, None, None) for person in set(known.values())])
     new = {key: name for key, name in zip(keys, names) if key not in known}
     if new:
         ids = inserted(Person, [{"name": name} for name in new.values()])
         db.session.execute(insert(PersonName), [{"key": key, "person_id": person} for key, person in zip(new, ids)])
-    respelled = {known[key][0]: name for key, name in zip(keys, names) if key in known and known[key][1] != name}
-    if respelled:
-        db.session.execute(update(Person), [{"id": person, "name": name} for person, name in respelled.items()])
-    people = {**{key: person for key, (person, _shown) in known.items()}, **dict(zip(new, ids if new else ()))}
-    linked = [people[key] for key in keys]
+        known.update(zip(new, ids))
+    linked = [known[key] for key in keys]
     refuse_repeats(names, linked)
     return linked
 
 
-def rename_person(person, name):
+def rename_person(person, name, device=None):
     """Show ``person`` as ``name`` from now on; the name also finds them when typed in a new game.
 
     Games keep the names they were played under. Refused with
-    ``PeopleRefused("name_taken")`` when the name is another person's.
+    ``PeopleRefused("name_taken")`` when the name is another person's; a
+    ``Conflict`` when another device merged ``person`` away meanwhile.
+    ``device`` is the name of the secretary's device, kept on the club's trail.
     """
     name = name.strip()
     key = name_key(name)
-    owner = db.session.execute(select(PersonName.person_id).where(PersonName.key == key)).scalar()
-    if owner is not None and owner != person.id:
-        raise PeopleRefused("name_taken", name=name)
     if name == person.name:
         return person
+    person_id, before = person.id, person.name
     with writing():
-        facts = {"before": person.name, "after": name}
-        person.name = name
+        _claim_people([(person_id, None, None)])
+        owner = db.session.execute(select(PersonName.person_id).where(PersonName.key == key)).scalar()
+        if owner is not None and owner != person_id:
+            raise PeopleRefused("name_taken", name=name)
+        db.session.execute(update(Person).where(Person.id == person_id).values(name=name),
+                           execution_options={"synchronize_session": False})
         if owner is None:
-            db.session.add(PersonName(key=key, person_id=person.id))
-        db.session.add(PersonChange(action="rename", person_id=person.id, facts=json.dumps(facts, ensure_ascii=False)))
+            db.session.add(PersonName(key=key, person_id=person_id))
+        facts = {"before": before, "after": name, "spelling_added": owner is None}
+        db.session.add(PersonChange(action="rename", person_id=person_id, device=device,
+                                    facts=json.dumps(facts, ensure_ascii=False)))
     return person
 
 
-def merge_people(person, other):
+def merge_people(person, other, device=None):
     """Merge ``other`` into ``person``: their games, figures and spellings become ``person``'s.
 
     An entry of the club's trail, which undoing moves them all back. Refused
-    when both sat in one game (they are two people), or either is merged away.
+    when both sat in one game (they are two people), or either is merged
+    away; both are claimed inside the transaction, so a merge racing another
+    merge, a rename or a new game is a ``Conflict``, never a tangle.
     """
     if other.id == person.id:
         raise PeopleRefused("same", name=other.name)
     if person.merged_into_id is not None or other.merged_into_id is not None:
         raise PeopleRefused("merged", name=other.name if other.merged_into_id else person.name)
-    both = select(Player.game_id).where(Player.person_id == person.id).intersect(
-        select(Player.game_id).where(Player.person_id == other.id)).limit(1)
-    shared = db.session.execute(both).scalar()
-    if shared is not None:
-        raise PeopleRefused("played_together", name=other.name, game=db.session.get(Game, shared))
+    person_id, other_id, other_name, name = person.id, other.id, other.name, person.name
     with writing():
-        _claim_person(other.id, None, person.id)
-        players = _moved(Player, Player.id, Player.person_id == other.id, person.id)
-        spellings = _moved(PersonName, PersonName.key, PersonName.person_id == other.id, person.id)
+        _claim_people([(person_id, None, None), (other_id, None, person_id)])  # both must still be unmerged
+        both = select(Player.game_id).where(Player.person_id == person_id).intersect(
+            select(Player.game_id).where(Player.person_id == other_id)).limit(1)
+        shared = db.session.execute(both).scalar()
+        if shared is not None:
+            raise PeopleRefused("played_together", name=other_name, game=db.session.get(Game, shared))
+        players = _moved(Player, Player.id, Player.person_id == other_id, person_id)
+        spellings = _moved(PersonName, PersonName.key, PersonName.person_id == other_id, person_id)
         latest = db.session.execute(select(func.max(Player.id))).scalar()
-        facts = {"players": players, "names": spellings, "latest_player": latest, "name": person.name}
-        db.session.add(PersonChange(action="merge", person_id=person.id, other_id=other.id,
+        facts = {"players": players, "names": spellings, "latest_player": latest, "name": name}
+        db.session.add(PersonChange(action="merge", person_id=person_id, other_id=other_id, device=device,
                                     facts=json.dumps(facts, ensure_ascii=False)))
     return other
 
 
-def undo_merge(change):
+def undo_merge(change, device=None):
     """Undo a merge: the person merged away is back, with their games and spellings, and the
-    players of later games who were typed with one of their spellings (an entry of its own)."""
+    players of later games who were typed with one of their spellings (an entry of its own).
+
+    Both people are claimed inside the transaction: the one who remained must
+    still be unmerged, the other still merged into them (else ``Conflict``).
+    """
     refusal = merge_refusal(change, _people_trail())
     if refusal is not None:
         raise PeopleRefused(refusal)
     facts = json.loads(change.facts)
     spellings = set(facts["names"])
-    latest_names = {player_id: name for player_id, name in db.session.execute(
-        select(Player.id, Player.name).where(Player.person_id == change.person_id,
-                                             Player.id > (facts["latest_player"] or 0))).all()
-                    if name_key(name) in spellings}
-    later = list(latest_names)
-    survivor, merged = db.session.get(Person, change.person_id), db.session.get(Person, change.other_id)
+    change_id, survivor_id, merged_id = change.id, change.person_id, change.other_id
     with writing():
-        _claim_person(change.other_id, change.person_id, None)
+        _claim_people([(survivor_id, None, None), (merged_id, survivor_id, None)])
+        latest_names = {player_id: name for player_id, name in db.session.execute(
+            select(Player.id, Player.name).where(Player.person_id == survivor_id,
+                                                 Player.id > (facts["latest_player"] or 0))).all()
+                        if name_key(name) in spellings}
+        later = list(latest_names)
         players = _moved(Player, Player.id, Player.id.in_(facts["players"] + later) & (
-            Player.person_id == change.person_id), change.other_id)
+            Player.person_id == survivor_id), merged_id)
         _moved(PersonName, PersonName.key, PersonName.key.in_(spellings) & (
-            PersonName.person_id == change.person_id), change.other_id)
-        # Spellings typed since the merge go back with them, and so does being shown by one.
-        if later:
-            merged.name = latest_names[max(later)]
-        if name_key(survivor.name) in spellings:
-            survivor.name = facts["name"]
-        db.session.add(PersonChange(action="undo", person_id=change.person_id, other_id=change.other_id,
-                                    undoes_id=change.id, facts=json.dumps({"players": players})))
+            PersonName.person_id == survivor_id), merged_id)
+        # A survivor shown by one of the spellings going back is shown as before the merge.
+        survivor_name = db.session.execute(select(Person.name).where(Person.id == survivor_id)).scalar_one()
+        if name_key(survivor_name) in spellings:
+            db.session.execute(update(Person).where(Person.id == survivor_id).values(name=facts["name"]),
+                               execution_options={"synchronize_session": False})
+        db.session.add(PersonChange(action="undo", person_id=survivor_id, other_id=merged_id, device=device,
+                                    undoes_id=change_id, facts=json.dumps({"players": players})))
+    return change
+
+
+def undo_rename(change, device=None):
+    """Undo a rename: the person is shown by the name they had, and the spelling the rename brought is
+    released (a new game typed with it finds nobody), unless a game was typed with it since."""
+    refusal = merge_refusal(change, _people_trail())
+    if refusal is not None:
+        raise PeopleRefused(refusal)
+    facts = json.loads(change.facts)
+    change_id, person_id = change.id, change.person_id
+    with writing():
+        _claim_people([(person_id, None, None)])
+        shown = db.session.execute(select(Person.name).where(Person.id == person_id)).scalar_one()
+        if shown != facts["after"]:
+            raise Conflict()  # renamed again meanwhile
+        db.session.execute(update(Person).where(Person.id == person_id).values(name=facts["before"]),
+                           execution_options={"synchronize_session": False})
+        spelling = name_key(facts["after"])
+        typed = any(name_key(name) == spelling for name in db.session.execute(
+            select(Player.name).where(Player.person_id == person_id)).scalars())
+        released = bool(facts.get("spelling_added")) and not typed
+        if released:
+            db.session.execute(delete(PersonName).where(PersonName.key == spelling,
+                                                        PersonName.person_id == person_id))
+        db.session.add(PersonChange(action="undo", person_id=person_id, undoes_id=change_id, device=device,
+                                    facts=json.dumps({"released": released})))
     return change
 
 
 def merge_refusal(change, entries):
     """Why the trail entry ``change`` cannot be undone now (None if it can), among all ``entries`` of the trail.
 
-    Only a merge can be undone, once, and only while neither person was merged away since.
+    A merge or a rename can be undone, once: a merge while neither person was
+    merged away since, a rename while no later rename of the person stands.
     """
-    if change.action != "merge":
+    if change.action not in ("merge", "rename"):
         return "not_undoable"
     if any(entry.undoes_id == change.id for entry in entries):
         return "undone"
     undone = {entry.undoes_id for entry in entries if entry.action == "undo"}
-    later = [entry for entry in entries if entry.action == "merge" and entry.id > change.id
-             and entry.id not in undone and entry.other_id in (change.person_id, change.other_id)]
+    standing = [entry for entry in entries if entry.id > change.id and entry.id not in undone]
+    if change.action == "rename":
+        if any(entry.action == "rename" and entry.person_id == change.person_id for entry in standing):
+            return "later_rename"
+        if any(entry.action == "merge" and entry.other_id == change.person_id for entry in standing):
+            return "later_merge"
+        return None
+    later = [entry for entry in standing
+             if entry.action == "merge" and entry.other_id in (change.person_id, change.other_id)]
     return "later_merge" if later else None
+
+
+def undo_change(change, device=None):
+    """Undo an entry of the club's trail of people, whichever it is (see ``merge_refusal`` for when)."""
+    if change.action == "rename":
+        return undo_rename(change, device)
+    return undo_merge(change, device)
 
 
 def _people_trail():
     return db.session.execute(select(PersonChange).order_by(PersonChange.id.desc())).scalars().all()
 
 
-def _claim_person(person_id, merged_into, becomes):
-    """Move a person's ``merged_into_id`` from ``merged_into`` to ``becomes`` (None: not merged), or raise
-    ``Conflict`` if another device moved it first."""
-    now = Person.merged_into_id.is_(None) if merged_into is None else Person.merged_into_id == merged_into
-    moved = db.session.execute(
-        update(Person).where(Person.id == person_id, now).values(merged_into_id=becomes),
-        execution_options={"synchronize_session": False})
-    if moved.rowcount != 1:
-        raise Conflict()
+def _claim_people(claims):
+    """Claim people inside the write's transaction, each ``(person id, merged into now, becomes)`` (None:
+    not merged): each moves from what the caller found to what it becomes, or ``Conflict`` is raised, as
+    another device changed them first. Claimed lowest id first, so that two writes claiming the same two
+    people queue on PostgreSQL's row locks instead of deadlocking."""
+    for person_id, merged_into, becomes in sorted(claims):
+        now = Person.merged_into_id.is_(None) if merged_into is None else Person.merged_into_id == merged_into
+        moved = db.session.execute(
+            update(Person).where(Person.id == person_id, now).values(merged_into_id=becomes),
+            execution_options={"synchronize_session": False})
+        if moved.rowcount != 1:
+            raise Conflict()
 
 
 def _moved(model, returned, where, person_id):

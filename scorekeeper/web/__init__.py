@@ -1,7 +1,7 @@
 """The web side: one module per blueprint (none importing another), the responses they share, forms,
 the wording of every message (``explain``, ``i18n``) and the pages kept rendered (``rendered``)."""
 
-BLUEPRINTS = ("games", "hands", "trail", "live", "tricks", "seating", "people", "pages", "sheet")
+BLUEPRINTS = ("games", "hands", "trail", "live", "tricks", "seating", "people", "club", "pages", "sheet")
 
 
 def init_app(app):

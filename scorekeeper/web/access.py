@@ -1,4 +1,5 @@
-"""Who may write: the scorer key of each game, proven by a pass kept in the scorer's session.
+"""Who may write: the scorer key of each game, and the club's secretary key, each proven by a pass kept in
+the device's session.
 
 Creating or importing a game makes that device a scorer; the secret scorer
 link (which holds the game's key) makes a second device one. The session
@@ -6,12 +7,18 @@ cookie is signed, not encrypted, so it keeps a pass derived from the key and
 the app's secret, never the key itself. Every write needs the pass; everyone
 else sees the game read-only. Pages only a scorer sees are never stored by
 the browser (Cache-Control: no-store): they hold forms and the secret link.
+
+The club's secretary link (``flask club-link``) makes a device a secretary
+in the same way: only a secretary renames, merges and unmerges people; a
+new key (``club-link --new``) ends every pass made from the old one.
 """
 
 import hashlib
 import hmac
 
-from flask import abort, current_app, session
+from flask import abort, current_app, g, session
+
+from .. import service
 
 SESSION_KEYS = "scorer_keys"  # the name from when the session held the keys themselves
 KEPT_GAMES = 40  # passes of the newest games only: the session cookie stays well under a browser's 4 KB
@@ -66,6 +73,45 @@ def held_passes():
 def matches(offered, key):
     """Constant-time comparison of an offered key with the game's."""
     return hmac.compare_digest(offered.encode("utf-8", "replace"), key.encode("utf-8"))
+
+
+SECRETARY_PASS = "secretary_pass"
+DEVICE_NAME = "device_name"  # what a secretary calls this device, kept on the club's trail
+
+
+def secretary_pass(secretary_key):
+    """What the session keeps to prove it holds the club's ``secretary_key`` (as ``scorer_pass``)."""
+    secret = current_app.config["SECRET_KEY"].encode()
+    return hmac.new(secret, b"secretary key " + secretary_key.encode(), hashlib.sha256).hexdigest()
+
+
+def grant_secretary(secretary_key):
+    """Make this device a secretary of the club."""
+    session[SECRETARY_PASS] = secretary_pass(secretary_key)
+    session.permanent = True
+
+
+def is_secretary():
+    """Whether this device holds the club's current secretary key; read once a request, and only for a
+    device that holds some pass (a guest costs no statement)."""
+    held = session.get(SECRETARY_PASS)
+    if not isinstance(held, str):
+        return False
+    if "is_secretary" not in g:
+        g.is_secretary = matches(held, secretary_pass(service.secretary_key()))
+    return g.is_secretary
+
+
+def device_name():
+    """The name this secretary gave their device, or None."""
+    name = session.get(DEVICE_NAME)
+    return name if isinstance(name, str) and name else None
+
+
+def require_secretary():
+    """Refuse the request (403) unless this device is a secretary of the club."""
+    if not is_secretary():
+        abort(403)
 
 
 def require_scorer(game):

@@ -256,10 +256,12 @@ def _people_refused(error, _names):
         return _("%(name)s played in %(game)s with this person, so they are two people.",
                  name=error.name, game=error.game.name)
     if error.reason == "undone":
-        return _("That merge was undone already.")
+        return _("That change was undone already.")
     if error.reason == "later_merge":
         return _("One of them was merged into someone else since. Undo that merge first.")
-    return _("Only a merge can be undone.")
+    if error.reason == "later_rename":
+        return _("This player was renamed again since. Undo that rename first.")
+    return _("Only a rename or a merge can be undone.")
 
 
 _WORDING = {
@@ -458,6 +460,11 @@ def why_not_undoable(line):
     return _("The game has changed since, so this can no longer be undone.")
 
 
+def people_changed_meanwhile():
+    """Another device changed the club's people first: nothing was saved."""
+    return _("Someone else changed the players just now, so nothing was saved. Check and try again.")
+
+
 def club_entry(entry, name, other_name):
     """One sentence for an entry of the club's trail (``PersonChange``): ``name`` is its person's name now,
     ``other_name`` the other person's (a merge's)."""
@@ -466,5 +473,7 @@ def club_entry(entry, name, other_name):
         return _("%(before)s renamed %(after)s.", before=facts["before"], after=facts["after"])
     if entry.action == "merge":
         return _("%(merged)s merged into %(name)s.", merged=other_name, name=name)
+    if other_name is None:
+        return _("Rename undone: shown as %(name)s again.", name=name)
     return _("Merge undone: %(merged)s is a person of their own again, apart from %(name)s.",
              merged=other_name, name=name)

@@ -22,7 +22,7 @@ from wtforms.csrf.session import SessionCSRF
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
 from .. import rules
-from ..db.models import GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, variant_columns
+from ..db.models import DEVICE_NAME_LENGTH, GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, variant_columns
 from ..service import names as name_rules
 from .explain import name_problem, player_name_errors
 from .i18n import _, lazy_gettext
@@ -489,6 +489,20 @@ class RenameForm(BaseForm):
         if not field.data:
             raise ValidationError(_("Enter the name to show."))
         problem = name_problem(name_rules.problem(field.data))
+        if problem:
+            raise ValidationError(problem)
+
+
+class DeviceForm(BaseForm):
+    """What a secretary calls this device ("Ana's phone"), shown beside each change it makes on the club's trail."""
+
+    name = StringField(validators=[InputRequired(lazy_gettext("Enter a name for this device."))])
+
+    def validate_name(self, field):
+        field.data = (field.data or "").strip()
+        if not field.data:
+            raise ValidationError(_("Enter a name for this device."))
+        problem = name_problem(name_rules.problem(field.data, DEVICE_NAME_LENGTH))
         if problem:
             raise ValidationError(problem)
 

@@ -16,7 +16,8 @@ from ..db.models import (
     db,
 )
 from ..service import names as name_rules
-from .explain import describe
+from .access import device_name, is_secretary, require_secretary
+from .explain import describe, people_changed_meanwhile
 from .forms import MergeForm, RenameForm, SeasonForm, UndoMergeForm
 from .i18n import _
 from .responses import CONFLICT, INVALID
@@ -66,13 +67,15 @@ def person(person_id):
 
 @bp.post("/players/<int:person_id>/rename")
 def rename(person_id):
-    """Show a person under another name from now on."""
+    """Show a person under another name from now on (a secretary only)."""
+    require_secretary()
     shown = _live_person_or_404(person_id)
     form = RenameForm(request.form)
     if not form.validate():
         return _person_page(shown, rename_form=form), INVALID
     before = shown.name
-    refused = _refused(shown, form.name, lambda: service.rename_person(shown, form.name.data), rename_form=form)
+    refused = _refused(shown, form.name, lambda: service.rename_person(shown, form.name.data, device_name()),
+                       rename_form=form)
     if refused:
         return refused
     flash(_("%(before)s is now shown as %(name)s.", before=before, name=form.name.data), "success")
@@ -81,7 +84,8 @@ def rename(person_id):
 
 @bp.post("/players/<int:person_id>/merge")
 def merge(person_id):
-    """Merge another person into this one: two names that were always one player."""
+    """Merge another person into this one: two names that were always one player (a secretary only)."""
+    require_secretary()
     shown = _live_person_or_404(person_id)
     form = MergeForm(request.form)
     other = _chosen(Person, form.other) if form.validate() else None
@@ -89,7 +93,7 @@ def merge(person_id):
         if not form.errors:
             form.other.errors = [_("Choose who to merge.")]
         return _person_page(shown, merge_form=form), INVALID
-    refused = _refused(shown, form.other, lambda: service.merge_people(shown, other), merge_form=form)
+    refused = _refused(shown, form.other, lambda: service.merge_people(shown, other, device_name()), merge_form=form)
     if refused:
         return refused
     flash(_("%(merged)s merged into %(name)s: their games now count for %(name)s. Undo it below if it was wrong.",
@@ -112,33 +116,29 @@ def _refused(shown, field, change, **forms):
         field.errors = [describe(error)]
         return _person_page(shown, **forms), INVALID
     except service.Conflict:
-        field.errors = [changed_meanwhile()]
+        field.errors = [people_changed_meanwhile()]
         return _person_page(_live_person_or_404(shown.id), **forms), CONFLICT
     return None
 
 
 @bp.post("/players/<int:person_id>/undo")
 def undo_merge(person_id):
-    """Undo a merge into this person: the person merged away is back with their games."""
+    """Undo a merge into this person: the person merged away is back with their games (a secretary only)."""
+    require_secretary()
     shown = _live_person_or_404(person_id)
     form = UndoMergeForm(request.form)
     change = _chosen(PersonChange, form.change) if form.validate() else None
-    if change is None or change.person_id != shown.id:
+    if change is None or change.person_id != shown.id or change.action != "merge":
         return _person_page(shown, problem=form.csrf_error or _("Choose the merge to undo.")), INVALID
     try:
-        service.undo_merge(change)
+        service.undo_merge(change, device_name())
     except service.PeopleRefused as error:
         return _person_page(shown, problem=describe(error)), INVALID
     except service.Conflict:
-        return _person_page(_live_person_or_404(person_id), problem=changed_meanwhile()), CONFLICT
+        return _person_page(_live_person_or_404(person_id), problem=people_changed_meanwhile()), CONFLICT
     flash(_("%(merged)s is a person of their own again, with their games.",
             merged=db.session.get(Person, change.other_id).name), "success")
     return redirect(url_for("people.person", person_id=person_id))
-
-
-def changed_meanwhile():
-    """Another device changed the club's people first: nothing was saved."""
-    return _("Someone else changed the players just now, so nothing was saved. Check and try again.")
 
 
 def _person_or_404(person_id):
@@ -154,9 +154,12 @@ def _live_person_or_404(person_id):
 
 
 def _survivor(merged):
-    """The person someone merged away became (merges of merges followed)."""
+    """The person someone merged away became (merges of merges followed); 404 for a cycle, which only old
+    data can hold (merges claim both people now), rather than a redirect loop."""
     seen = set()
-    while merged.merged_into_id is not None and merged.id not in seen:
+    while merged.merged_into_id is not None:
+        if merged.id in seen:
+            abort(404)
         seen.add(merged.id)
         merged = db.session.get(Person, merged.merged_into_id)
     return merged
@@ -181,7 +184,8 @@ def _person_page(shown, rename_form=None, merge_form=None, problem=None):
     return render_template(
         "people/person.html", person=shown, record=record, problem=problem,
         rename_form=rename_form or RenameForm(data={"name": shown.name}), merge_form=merge_form or MergeForm(),
-        undo_form=UndoMergeForm(), others=sorted(others, key=lambda other: name_rules.key(other.name)),
+        undo_form=UndoMergeForm(), secretary=is_secretary(),
+        others=sorted(others, key=lambda other: name_rules.key(other.name)),
         merged_here=merged_here, chart=recent_chart(record.games if record else ()), figure_text=figure_text)
 
 

@@ -12,6 +12,7 @@ from flask import current_app, request, url_for
 from flask.cli import with_appcontext
 from markupsafe import Markup
 
+from .. import service
 from ..db.models import Game, db
 
 DEFAULT_PORT = 8150
@@ -248,6 +249,21 @@ def scorer_link_command(game_id, port):
         click.echo(f"    {url}games/{game.id}/scorer/{game.scorer_key}")
 
 
+@click.command("club-link")
+@click.option("--new", "new_key", is_flag=True, help="Make a new key first: every earlier link and pass stop working.")
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=int)
+@with_appcontext
+def club_link_command(new_key, port):
+    """Print the club's secretary link: a device that opens it may rename and merge players."""
+    key = service.new_secretary_key() if new_key else service.secretary_key()
+    if new_key:
+        click.echo("A new secretary key is made: the earlier link and every device's pass no longer work.")
+    click.echo("Anyone who opens this link can rename players and merge two names of one player:")
+    for url in table_urls("0.0.0.0", port):
+        click.echo(f"    {url}club/secretary/{key}")
+
+
 def init_app(app):
     app.cli.add_command(serve_command)
     app.cli.add_command(scorer_link_command)
+    app.cli.add_command(club_link_command)

@@ -1,0 +1,52 @@
+"""The club: its secretary's key, the device behind each change to people, and names that stay as chosen.
+
+Revision ID: 0006
+Revises: 0005
+Create Date: 2026-12-01
+"""
+
+import secrets
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0006"
+down_revision = "0005"
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    op.create_table(
+        "club",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("secretary_key", sa.String(64), nullable=False),
+    )
+    # Made once, here, at the first start: several server processes starting at
+    # once migrate one at a time (db/migrate.py), so they all find this key.
+    op.bulk_insert(sa.table("club", sa.column("id", sa.Integer), sa.column("secretary_key", sa.String)),
+                   [{"id": 1, "secretary_key": secrets.token_urlsafe(24)}])
+    op.add_column("person_change", sa.Column("device", sa.String(40), nullable=True))
+    _first_spellings()
+
+
+def _first_spellings():
+    """Each person not renamed is shown by the first spelling they were typed as (the oldest game's), not
+    the latest: typing another spelling finds a person and no longer renames them."""
+    connection = op.get_bind()
+    renamed = {person for (person,) in connection.execute(sa.text(
+        "SELECT DISTINCT person_id FROM person_change WHERE action = 'rename'"))}
+    first = {}
+    for person, name in connection.execute(sa.text(
+            "SELECT player.person_id, player.name FROM player JOIN game ON game.id = player.game_id "
+            "WHERE player.person_id IS NOT NULL ORDER BY game.created_at DESC, game.id DESC, player.id DESC")):
+        first[person] = name  # the oldest comes last
+    changes = [{"person": person, "name": name} for person, name in first.items() if person not in renamed]
+    if changes:
+        connection.execute(sa.text("UPDATE person SET name = :name WHERE id = :person"), changes)
+
+
+def downgrade():
+    with op.batch_alter_table("person_change") as batch:
+        batch.drop_column("device")
+    op.drop_table("club")

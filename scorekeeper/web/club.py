@@ -1,0 +1,84 @@
+"""The club's page: the secretary's link, the name of a secretary's device, and the club's trail of changes to
+people (renames, merges and their undoing), newest first, with when and from which device."""
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from sqlalchemy import select
+from sqlalchemy.orm import aliased
+
+from .. import service
+from ..db.models import Person, PersonChange, db
+from .access import DEVICE_NAME, device_name, grant_secretary, is_secretary, matches, require_secretary
+from .explain import club_entry, describe, people_changed_meanwhile
+from .forms import DeviceForm, UndoMergeForm
+from .i18n import _
+from .responses import CONFLICT, INVALID
+
+bp = Blueprint("club", __name__)
+
+SHOWN_ENTRIES = 200  # the newest entries of the club's trail on its page
+
+
+@bp.get("/club/secretary/<key>")
+def become_secretary(key):
+    """The secretary's link (``flask club-link``): this device becomes a secretary of the club."""
+    secretary_key = service.secretary_key()
+    if not matches(key, secretary_key):
+        abort(404)
+    grant_secretary(secretary_key)
+    flash(_("This device is now a secretary of the club: it can rename players and merge two names of one "
+            "player. Give it a name below, so the club's trail shows who made each change."), "success")
+    return redirect(url_for("club.club"))
+
+
+@bp.get("/club")
+def club():
+    """The club's trail, and for a secretary the name of this device."""
+    return _club_page()
+
+
+@bp.post("/club/device")
+def name_device():
+    """Name this secretary's device; the name is kept in its session and on each change it makes."""
+    require_secretary()
+    form = DeviceForm(request.form)
+    if not form.validate():
+        return _club_page(form), INVALID
+    session[DEVICE_NAME] = form.name.data
+    flash(_("This device is called %(name)s on the club's trail.", name=form.name.data), "success")
+    return redirect(url_for("club.club"))
+
+
+@bp.post("/club/undo")
+def undo():
+    """Undo a rename or a merge of the club's trail (a secretary only); undoing a rename releases its spelling."""
+    require_secretary()
+    form = UndoMergeForm(request.form)
+    change = None if not form.validate() or form.change.data is None else db.session.get(PersonChange,
+                                                                                            form.change.data)
+    if change is None:
+        return _club_page(problem=form.csrf_error or _("Choose the change to undo.")), INVALID
+    try:
+        service.undo_change(change, device_name())
+    except service.PeopleRefused as error:
+        return _club_page(problem=describe(error)), INVALID
+    except service.Conflict:
+        return _club_page(problem=people_changed_meanwhile()), CONFLICT
+    flash(_("The change is undone."), "success")
+    return redirect(url_for("club.club"))
+
+
+def _club_page(form=None, problem=None):
+    """The club's page; a device form refused is shown again as typed, a refused undo with its reason."""
+    form = form or DeviceForm(data={"name": device_name() or ""})
+    person, other = aliased(Person), aliased(Person)
+    entries = db.session.execute(
+        select(PersonChange, person.name, other.name)
+        .join(person, person.id == PersonChange.person_id)
+        .outerjoin(other, other.id == PersonChange.other_id)
+        .order_by(PersonChange.id.desc()).limit(SHOWN_ENTRIES)
+    ).all()
+    trail = [entry for entry, _name, _other in entries]
+    lines = [(entry, club_entry(entry, name, other_name), service.merge_refusal(entry, trail) is None)
+             for entry, name, other_name in entries]
+    return render_template("club/index.html", lines=lines, secretary=is_secretary(), form=form,
+                           undo_form=UndoMergeForm(), problem=problem, device=device_name())

@@ -1,0 +1,263 @@
+"""The club's records (issue 23): the secretary's link, who may change people, the club's trail, and
+changes to people that cannot tangle when two devices make them at once."""
+
+import threading
+
+import pytest
+from sqlalchemy import select, update
+
+from scorekeeper import service
+from scorekeeper.db.models import Person, PersonChange, PersonName, Player, db
+
+from .tabletop import SIX, create_game, hidden_fields, make_secretary, text_of
+
+ROUNDS = 20  # of each race, on SQLite and on PostgreSQL alike
+GUEST_LINE = "Only the club's secretary can rename players or merge two names of one player"
+
+
+def person_id(app, name):
+    with app.app_context():
+        return db.session.execute(select(Person.id).where(Person.name == name)).scalar_one()
+
+
+def people_rows(app):
+    with app.app_context():
+        return db.session.execute(select(Person.id, Person.name, Person.merged_into_id).order_by(Person.id)).all()
+
+
+def post_form(client, url, page_url, fields):
+    return client.post(url, data={**hidden_fields(client, page_url), **fields})
+
+
+# --- Who may change people --------------------------------------------------------------
+
+
+def test_a_guest_sees_people_read_only_and_cannot_rename_merge_or_unmerge(app, client):
+    create_game(client, SIX, name="Friday")
+    create_game(client, ["Anna", "Zoe", "Yan", "Xu", "Wes", "Val"], name="Saturday")
+    ana, anna = person_id(app, "Ana"), person_id(app, "Anna")
+    secretary = make_secretary(app, app.test_client())
+    post_form(secretary, f"/players/{ana}/merge", f"/players/{ana}", {"other": str(anna)})
+    before = people_rows(app)
+    guest = app.test_client()
+    token = hidden_fields(guest, "/games/new")  # a real CSRF token: the refusal is the missing pass, not the form
+
+    page = guest.get(f"/players/{ana}")
+    refused = [guest.post(f"/players/{ana}/rename", data={**token, "name": "Queen"}),
+               guest.post(f"/players/{ana}/merge", data={**token, "other": str(person_id(app, "Bo"))}),
+               guest.post(f"/players/{ana}/undo", data={**token, "change": "1"})]
+
+    assert page.status_code == 200
+    assert GUEST_LINE in text_of(page)
+    assert 'action="/players/' not in page.get_data(as_text=True)  # no rename, merge or undo form
+    assert "Anna" in text_of(page)  # the merge is shown, without its Undo
+    assert [response.status_code for response in refused] == [403, 403, 403]
+    assert people_rows(app) == before
+
+
+def test_the_secretary_link_makes_a_secretary_and_a_new_key_ends_every_earlier_pass(app, client, runner):
+    create_game(client, SIX)
+    bo = person_id(app, "Bo")
+    printed = runner.invoke(args=["club-link"])
+    link = printed.output.split()[-1]
+    key = link.rsplit("/", 1)[1]
+    secretary = app.test_client()
+
+    wrong = secretary.get("/club/secretary/not-the-key")
+    opened = secretary.get(f"/club/secretary/{key}")
+    page = secretary.get(f"/players/{bo}")
+    renewed = runner.invoke(args=["club-link", "--new"])
+    token = hidden_fields(secretary, "/games/new")
+    after = secretary.post(f"/players/{bo}/rename", data={**token, "name": "Robert"})
+    new_key = renewed.output.split()[-1].rsplit("/", 1)[1]
+
+    assert printed.exit_code == 0 and "/club/secretary/" in link
+    assert wrong.status_code == 404
+    assert opened.status_code == 302 and opened.headers["Location"] == "/club"
+    assert 'action="/players/%d/rename"' % bo in page.get_data(as_text=True)
+    assert renewed.exit_code == 0 and new_key != key
+    assert after.status_code == 403  # the old pass stopped working
+    assert secretary.get(f"/club/secretary/{key}").status_code == 404
+    assert make_secretary(app, secretary).get("/club").status_code == 200
+    assert [name for _id, name, _into in people_rows(app)].count("Bo") == 1
+
+
+def test_the_clubs_trail_shows_each_change_with_its_device(app, client):
+    create_game(client, SIX)
+    create_game(client, ["Anna", "Zoe", "Yan", "Xu", "Wes", "Val"])
+    ana, anna, bo = person_id(app, "Ana"), person_id(app, "Anna"), person_id(app, "Bo")
+    secretary = make_secretary(app, app.test_client())
+
+    refused = post_form(secretary, "/club/device", "/club", {"name": "Ana\u2028phone"})
+    named = post_form(secretary, "/club/device", "/club", {"name": "Ana's phone"})
+    post_form(secretary, f"/players/{bo}/rename", f"/players/{bo}", {"name": "Robert"})
+    post_form(secretary, f"/players/{ana}/merge", f"/players/{ana}", {"other": str(anna)})
+    page = text_of(app.test_client().get("/club"))
+
+    assert refused.status_code == 400 and 'value="Ana\u2028phone"' in refused.get_data(as_text=True)
+    assert "A name cannot hold" in text_of(refused)
+    assert named.status_code == 302
+    assert "Bo renamed Robert." in page and "Anna merged into Ana." in page
+    assert page.count("from Ana's phone") == 2
+    assert GUEST_LINE in page
+    assert app.test_client().post("/club/device", data={"name": "Mine"}).status_code in (400, 403)
+
+
+def trail_ids(app, action):
+    with app.app_context():
+        return db.session.execute(select(PersonChange.id).where(PersonChange.action == action)
+                                  .order_by(PersonChange.id)).scalars().all()
+
+
+def test_undoing_a_rename_shows_the_old_name_and_frees_the_spelling_it_gave(app, client):
+    create_game(client, SIX)
+    bo = person_id(app, "Bo")
+    secretary = make_secretary(app, app.test_client())
+    post_form(secretary, f"/players/{bo}/rename", f"/players/{bo}", {"name": "Robert"})
+    post_form(secretary, f"/players/{bo}/rename", f"/players/{bo}", {"name": "Bobby"})
+    first, second = trail_ids(app, "rename")
+
+    blocked = post_form(secretary, "/club/undo", "/club", {"change": str(first)})
+    guest = app.test_client().post("/club/undo", data={**hidden_fields(app.test_client(), "/games/new"),
+                                                       "change": str(second)})
+    undone = [post_form(secretary, "/club/undo", "/club", {"change": str(change)}) for change in (second, first)]
+    create_game(client, ["Robert", "Zoe", "Yan", "Xu", "Wes", "Val"], name="Later")
+    page = text_of(secretary.get("/club"))
+
+    assert blocked.status_code == 400 and "renamed again since. Undo that rename first." in text_of(blocked)
+    assert guest.status_code == 403
+    assert [response.status_code for response in undone] == [302, 302]
+    names = [name for _id, name, _into in people_rows(app)]
+    assert "Bo" in names and "Bobby" not in names
+    assert names.count("Robert") == 1 and person_id(app, "Robert") != bo  # the freed name is someone new
+    assert page.count("Rename undone: shown as Bo again.") == 2
+    again = post_form(secretary, "/club/undo", "/club", {"change": str(first)})
+    assert again.status_code == 400 and "That change was undone already." in text_of(again)
+
+
+def test_a_cycle_of_merges_in_old_data_is_404_not_a_redirect_loop(app, client):
+    create_game(client, SIX)
+    ana, bo = person_id(app, "Ana"), person_id(app, "Bo")
+    with app.app_context():
+        db.session.execute(update(Person).where(Person.id == ana).values(merged_into_id=bo))
+        db.session.execute(update(Person).where(Person.id == bo).values(merged_into_id=ana))
+        db.session.commit()
+
+    assert client.get(f"/players/{ana}").status_code == 404
+
+
+# --- Races --------------------------------------------------------------------------------
+
+
+def three_people(round_number):
+    """Three people of the round, each in a game of their own (so any two may be merged)."""
+    names = [f"X{round_number}", f"Y{round_number}", f"Z{round_number}"]
+    for name in names:
+        service.new_game("Race", 150, 0, [name, *(f"{name} friend {seat}" for seat in range(5))])
+    return [db.session.execute(select(Person.id).where(Person.name == name)).scalar_one() for name in names]
+
+
+def person(person_id):
+    return db.session.get(Person, person_id)
+
+
+# Each change below, called in its thread, reads what it needs and returns the write to make at the barrier:
+# both writes start from the same reads, as two devices showing the same page would.
+
+
+def merge(into, away):
+    def read():
+        survivor, merged = person(into), person(away)
+        return lambda: service.merge_people(survivor, merged)
+    return read
+
+
+def rename(who, name):
+    def read():
+        renamed = person(who)
+        return lambda: service.rename_person(renamed, name)
+    return read
+
+
+def new_game_with(name):
+    def read():
+        return lambda: service.new_game("Late", 150, 0, [name, *(f"{name} late {seat}" for seat in range(5))])
+    return read
+
+
+def undo_latest_merge():
+    def read():
+        latest = db.session.execute(select(PersonChange).where(PersonChange.action == "merge")
+                                    .order_by(PersonChange.id.desc()).limit(1)).scalar_one()
+        return lambda: service.undo_merge(latest)
+    return read
+
+
+RACES = {
+    "X into Y with Y into X": lambda x, y, z, n: (merge(y, x), merge(x, y)),
+    "X into Y with Y into Z": lambda x, y, z, n: (merge(y, x), merge(z, y)),
+    "a merge with a rename": lambda x, y, z, n: (merge(y, x), rename(x, f"Renamed {n}")),
+    "a merge with a new game": lambda x, y, z, n: (merge(y, x), new_game_with(f"X{n}")),
+    "an undo with a merge": lambda x, y, z, n: (undo_latest_merge(), merge(z, y)),
+}
+
+
+def race(app, changes):
+    """Make the two changes at once, each on a session of its own; what each ended as."""
+    barrier = threading.Barrier(len(changes))
+    outcomes = [None] * len(changes)
+
+    def run(place, change):
+        with app.app_context():
+            try:
+                made = change()  # the reads, before the barrier
+                barrier.wait()
+                made()
+                outcomes[place] = "made"
+            except (service.Conflict, service.PeopleRefused) as error:
+                outcomes[place] = type(error).__name__
+            except Exception as error:  # noqa: BLE001 - the outcome is what the test checks
+                outcomes[place] = repr(error)
+            finally:
+                db.session.remove()
+
+    threads = [threading.Thread(target=run, args=(place, change)) for place, change in enumerate(changes)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes
+
+
+def assert_untangled(app):
+    """No cycle; every player, and every spelling, on a person not merged away."""
+    with app.app_context():
+        into = dict(db.session.execute(select(Person.id, Person.merged_into_id)).all())
+        for start in into:
+            seen, at = set(), start
+            while into[at] is not None:
+                assert at not in seen, f"a cycle of merges through {at}"
+                seen.add(at)
+                at = into[at]
+        for model in (Player, PersonName):
+            on = db.session.execute(select(model.person_id)).scalars().all()
+            assert all(into[person_id] is None for person_id in on), f"a {model.__name__} on a person merged away"
+
+
+@pytest.mark.parametrize("name", RACES)
+def test_two_changes_to_people_at_once_never_tangle_them(app, name):
+    outcomes = []
+    for round_number in range(ROUNDS):
+        with app.app_context():
+            x, y, z = three_people(round_number)
+            if name == "an undo with a merge":
+                service.merge_people(person(y), person(x))
+        outcome = race(app, list(RACES[name](x, y, z, round_number)))
+        outcomes.append(outcome)
+        assert all(result in ("made", "Conflict", "PeopleRefused") for result in outcome), outcome
+        assert "made" in outcome, outcome
+        if name == "X into Y with Y into X":
+            assert outcome.count("made") == 1, outcome
+        assert_untangled(app)
+    made = sum(outcome.count("made") for outcome in outcomes)
+    print(f"races: {name}, {ROUNDS} rounds: {made} changes made, {2 * ROUNDS - made} refused, nothing tangled")
