@@ -28,7 +28,7 @@ from scorekeeper import create_app
 from scorekeeper.db.models import db
 
 from .profiles import examples
-from .tabletop import SIX, create_game, csrf_token, hand_form, hidden_fields, record_hand
+from .tabletop import SIX, create_game, csrf_token, hand_form, hidden_fields, make_secretary, record_hand
 from .test_tricks import KITTY, NINE, TRICKS, play_trick, play_whole_hand
 
 SPREAD = [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)]
@@ -118,7 +118,7 @@ def table(module_database_uri):
         "SQLALCHEMY_DATABASE_URI": module_database_uri,
     })
     table = Table(app, app.test_client(), app.test_client())
-    scorer = table.scorer
+    scorer = make_secretary(app, table.scorer)  # the club's secretary too; the stranger is neither
 
     scored = create_game(scorer, SIX, name="Scored")
     for taken in (SPREAD, OTHER, SPREAD):
@@ -707,34 +707,49 @@ def person_ids(table):
 
 @st.composite
 def people_requests(draw, table):
+    """A read of the club's pages, or a change to people or to the club sent by the secretary or a guest."""
     person = draw(person_ids(table))
     other = draw(person_ids(table).map(str) | JUNK)
-    action = draw(st.sampled_from(["rename", "merge", "undo", "page", "season", "stats"]))
-    if action in ("page", "season", "stats"):
-        url = {"page": f"/players/{person}", "season": "/players", "stats": "/stats.json"}[action]
+    action = draw(st.sampled_from(["rename", "merge", "undo", "club undo", "device", "page", "season", "stats",
+                                   "club", "link"]))
+    if action in ("page", "season", "stats", "club", "link"):
+        url = {"page": f"/players/{person}", "season": "/players", "stats": "/stats.json", "club": "/club",
+               "link": f"/club/secretary/{draw(JUNK)}"}[action]
         query = draw(st.dictionaries(st.sampled_from(["since", "until", "min_games", "sort"]) | st.text(max_size=5),
                                      JUNK | st.sampled_from(["2026-12-01", "2026-02-29", "0001-01-01", "9999-12-31",
                                                              "-wins", "points_per_hand", "name"]), max_size=4))
-        return "GET", url, query, None
-    base = token(draw, table, table.scorer)
-    base += {"rename": [("name", draw(st.sampled_from(["Ana", "ＡＮＡ", "Zed", " bo ", "x" * 41]) | JUNK))],
+        return "GET", url, query, None, table.stranger
+    sender = draw(st.sampled_from([table.scorer, table.scorer, table.stranger]))
+    base = token(draw, table, sender)
+    base += {"rename": [("name", draw(st.sampled_from(["Ana", "ＡＮＡ", "Zed", " bo ", "x" * 41, "Zed\u2028",
+                                                       "\u202eZed", "\u0301\u0301"]) | JUNK))],
              "merge": [("other", other)],
-             "undo": [("change", draw(st.sampled_from(["1", "0"]) | JUNK))]}[action]
-    return "POST", f"/players/{person}/{action}", None, draw(hostile(base))
+             "undo": [("change", draw(st.sampled_from(["1", "0"]) | JUNK))],
+             "club undo": [("change", draw(st.sampled_from(["1", "0", " "]) | JUNK))],
+             "device": [("name", draw(st.sampled_from(["Ana's phone", "", "x" * 41, "a\u2029b"]) | JUNK))]}[action]
+    url = {"club undo": "/club/undo", "device": "/club/device"}.get(action, f"/players/{person}/{action}")
+    return "POST", url, None, draw(hostile(base)), sender
 
 
 def test_the_people_pages_and_forms_refuse_hostile_input_with_a_message(table):
+    """The secretary's hostile changes are refused in words; a guest's are refused (403), whatever they send."""
     @HOSTILE
     @given(request=people_requests(table))
     def send_one(request):
-        method, url, query, pairs = request
+        method, url, query, pairs, sender = request
 
         if method == "GET":
-            response = send(table, table.stranger, method, url, query_string=query)
+            response = send(table, sender, method, url, query_string=query)
         else:
-            response = send(table, table.scorer, method, url, pairs)
+            response = send(table, sender, method, url, pairs)
 
-        assert response.status_code in (200, 302, 400, 404, 409)
+        assert response.status_code in (200, 302, 400, 403, 404, 409)
+        if response.status_code == 403:
+            assert sender is table.stranger, f"the secretary was refused: {url}"
+        if sender is table.stranger and method == "POST":
+            assert response.status_code in (400, 403, 404), f"a guest changed the club: {url} {short(pairs)}"
+        if url.startswith("/club/secretary/"):
+            assert response.status_code == 404, "a wrong secretary key made a secretary"
 
     send_one()
 

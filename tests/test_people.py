@@ -27,6 +27,7 @@ from .tabletop import (
 )
 from .test_budgets import statements
 
+
 @pytest.fixture(autouse=True)
 def secretary(app, client):
     """The client of these tests is a secretary of the club: it may rename, merge and unmerge people."""
