@@ -24,6 +24,7 @@ SCREENSHOTS = pathlib.Path(__file__).resolve().parents[2] / "screenshots"
 
 
 SERVED = []  # the path of every request the live server answered, in order
+LIVE_APP = []  # the app the live server serves (one a worker)
 
 
 @pytest.fixture(scope="session")
@@ -44,6 +45,7 @@ def live_server(browser_database):
         "SQLALCHEMY_DATABASE_URI": browser_database,
     })
     app.before_request(lambda: SERVED.append(request.path))
+    LIVE_APP.append(app)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -66,6 +68,15 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": PHONE}
+
+
+@pytest.fixture(scope="session")
+def secretary_link(live_server):
+    """The path of the club's secretary link on the live server (what ``flask club-link`` prints)."""
+    from scorekeeper import service
+
+    with LIVE_APP[0].app_context():
+        return f"/club/secretary/{service.secretary_key()}"
 
 
 @pytest.fixture(scope="session")

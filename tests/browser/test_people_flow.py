@@ -1,5 +1,5 @@
-"""The club's memory in headless Chromium (issue 15): the usual table in one tap, the season's table,
-a person's page, and a merge undone."""
+"""The club's memory in headless Chromium (issues 15 and 23): the usual table in one tap, the season's table,
+a person's page, a merge made and undone by the club's secretary, the club's trail, a guest's read-only page."""
 
 import json
 import random
@@ -67,7 +67,12 @@ def test_the_usual_table_in_one_tap_then_the_season_and_a_persons_page(page, scr
     screenshot("phone-person")
 
 
-def test_two_names_of_one_player_are_merged_and_the_merge_undone(page, screenshot):
+def test_two_names_of_one_player_are_merged_and_the_merge_undone(page, secretary_link, screenshot):
+    page.goto(secretary_link)
+    expect(page.locator(".flash")).to_contain_text("This device is now a secretary of the club")
+    page.get_by_label("This device's name").fill("Club phone")
+    page.get_by_role("button", name="Save the name").click()
+    expect(page.locator(".flash")).to_contain_text("This device is called Club phone")
     page.goto("/games/new")
     start_game(page, ["Sol", "Tove", "Uma", "Vic", "Xan", "Zia"], "Sol's night")
     record_hand(page, 1)
@@ -85,6 +90,21 @@ def test_two_names_of_one_player_are_merged_and_the_merge_undone(page, screensho
 
     expect(page.locator(".flash")).to_contain_text("Ines is a person of their own again")
     expect(page.locator("table.person-games")).not_to_contain_text("Zia's night")
+    page.goto("/club")
+    expect(page.locator(".change-list")).to_contain_text("Ines merged into Sol.")
+    expect(page.locator(".change-list")).to_contain_text("from Club phone")
+    screenshot("phone-club-trail")
+
+
+def test_a_guest_sees_a_persons_page_read_only(page, screenshot):
+    page.goto("/games/new")  # a context of its own: no secretary's pass
+    start_game(page, ["Ona", "Pia", "Rui", "Sam", "Teo", "Una"], "Guest's night")
+    page.goto("/players")
+    page.locator("table.season tbody th a", has_text=re.compile("^Ona$")).click()
+
+    expect(page.get_by_text("Only the club's secretary can rename players")).to_be_visible()
+    expect(page.get_by_role("button", name="Rename")).to_have_count(0)
+    screenshot("phone-person-guest")
 
 
 def test_the_players_pages_read_in_portuguese_without_scrolling_sideways(page, screenshot):
