@@ -261,3 +261,46 @@ def test_two_changes_to_people_at_once_never_tangle_them(app, name):
         assert_untangled(app)
     made = sum(outcome.count("made") for outcome in outcomes)
     print(f"races: {name}, {ROUNDS} rounds: {made} changes made, {2 * ROUNDS - made} refused, nothing tangled")
+
+
+# --- Games left out of the season ----------------------------------------------------------
+
+
+def test_a_voided_game_counts_nowhere_stays_shown_marked_and_can_be_counted_again(app, client):
+    from .tabletop import record_hand
+
+    kept = create_game(client, SIX, name="Friday")
+    record_hand(client, kept, [(5, 0), (5, 0), (4, 1), (4, 0), (4, 1), (4, 0)])
+    practice = create_game(client, ["Ana", "Bo", "Caio", "Dee", "Eli", "Yuki"], name="Practice")
+    record_hand(client, practice, [(26, 0), (0, 2), (0, 0), (0, 0), (0, 0), (0, 0)])
+    secretary = make_secretary(app, app.test_client())
+    guest = app.test_client()
+    before = {player["name"]: player for player in client.get("/stats.json").get_json()["players"]}
+    offered_before = text_of(client.get("/games/new"))
+
+    refused = post_form(secretary, "/club/void", "/club", {"game": str(practice), "reason": "a\u2028practice"})
+    by_guest = guest.post("/club/void", data={**hidden_fields(guest, "/games/new"), "game": str(practice),
+                                              "reason": "mine"})
+    voided = post_form(secretary, "/club/void", "/club", {"game": str(practice), "reason": "A practice game"})
+    twice = post_form(secretary, "/club/void", "/club", {"game": str(practice), "reason": "Again"})
+    during = {player["name"]: player for player in client.get("/stats.json").get_json()["players"]}
+    yuki_page = text_of(client.get(f"/players/{person_id(app, 'Yuki')}"))
+    table, games_list = text_of(client.get(f"/games/{practice}")), text_of(client.get("/"))
+    club_page = text_of(guest.get("/club"))
+    new_game_page = text_of(client.get("/games/new"))
+    counted = post_form(secretary, f"/club/games/{practice}/count", "/club", {})
+    after = {player["name"]: player for player in client.get("/stats.json").get_json()["players"]}
+
+    assert refused.status_code == 400 and 'value="a\u2028practice"' in refused.get_data(as_text=True)
+    assert by_guest.status_code == 403
+    assert voided.status_code == 302
+    assert twice.status_code == 409 and "nothing was saved" in text_of(twice)
+    assert during["Ana"]["games"] == 1 and "Yuki" not in during  # the practice counts nowhere
+    assert during["Ana"]["points"] == before["Ana"]["points"] - 26
+    assert "No games recorded for Yuki yet." in yuki_page
+    assert "Left out of the season by the club's secretary: A practice game" in table
+    assert "Left out of the season" in games_list
+    assert "Practice left out of the season: A practice game" in club_page and "A practice game" in club_page
+    assert "Yuki" in offered_before and "Yuki" not in new_game_page  # no quick pick from a game left out
+    assert counted.status_code == 302 and after == before
+    assert "Practice counted in the season again." in text_of(guest.get("/club"))

@@ -95,7 +95,7 @@ def test_upgrading_a_filled_first_schema_keeps_every_game(first_schema_database)
             keys = db.session.execute(sa.text("SELECT scorer_key FROM game")).scalars().all()
             version = db.session.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
     assert len(set(keys)) == len(expected) and all(len(key) >= 32 for key in keys)
-    assert version == "0005"
+    assert version == "0006"
     assert unlinked == 0  # every existing player became a person, one a name
     assert {name: player["games"] for name, player in season.items()} == {
         name: sum(name in names for _id, names, _totals, _hands in expected) for name in season}
@@ -132,3 +132,31 @@ def test_starting_twice_on_the_latest_schema_changes_nothing(empty_database_uri)
 
     with started(empty_database_uri) as app, app.app_context():
         assert db.session.execute(sa.text("SELECT count(*) FROM alembic_version")).scalar() == 1
+
+
+def test_upgrading_to_the_club_shows_each_person_by_the_first_spelling_unless_renamed(empty_database_uri):
+    """0006: a person was shown by the spelling typed last; now by the first, or the name a rename gave.
+    The club's secretary key is made once."""
+    engine = sa.create_engine(empty_database_uri)
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0005")
+        connection.execute(sa.text("INSERT INTO person (id, name) VALUES (1, 'ANA'), (2, 'Robert')"))
+        for game_id, names in ((1, ["Ana", "Bo"]), (2, ["ANA", "bo"])):
+            connection.execute(sa.text(
+                "INSERT INTO game (id, name, target, first_dealer, created_at, revision) "
+                "VALUES (:id, 'G', 150, 0, :at, 1)"), {"id": game_id, "at": datetime(2026, 11, game_id)})
+            for seat, name in enumerate(names):
+                connection.execute(sa.text(
+                    "INSERT INTO player (game_id, seat, name, person_id) VALUES (:g, :s, :n, :p)"),
+                    {"g": game_id, "s": seat, "n": name, "p": seat + 1})
+        connection.execute(sa.text(
+            "INSERT INTO person_change (at, action, person_id, facts) VALUES (:at, 'rename', 2, '{}')"),
+            {"at": datetime(2026, 11, 3)})
+    engine.dispose()
+
+    with started(empty_database_uri) as app, app.app_context():
+        names = db.session.execute(sa.text("SELECT name FROM person ORDER BY id")).scalars().all()
+        keys = db.session.execute(sa.text("SELECT secretary_key FROM club")).scalars().all()
+
+    assert names == ["Ana", "Robert"]  # the first spelling; the renamed keeps the name given
+    assert len(keys) == 1 and len(keys[0]) >= 32

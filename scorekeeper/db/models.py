@@ -31,6 +31,7 @@ from .. import rules
 
 NAME_LENGTH = 40
 GAME_NAME_LENGTH = 80
+VOID_REASON_LENGTH = 200  # why a game is left out of the season
 DEVICE_NAME_LENGTH = 40  # a secretary's name for their device ("Ana's phone")
 # Ids and revisions are PostgreSQL integers (SQLite's are wider): a number
 # past this, in a path or a form, names nothing and is never sent to the database.
@@ -140,6 +141,9 @@ class Game(db.Model, Scored):
     passing: Mapped[str] = mapped_column(String(96), default="left right", server_default="left right")
     cards_passed: Mapped[int] = mapped_column(default=3, server_default="3")
     jack_of_diamonds: Mapped[int] = mapped_column(default=0, server_default="0")
+    # Left out of the season by the club's secretary (when, and why): it counts nowhere, and stays shown.
+    voided_at: Mapped[datetime | None] = mapped_column()
+    void_reason: Mapped[str | None] = mapped_column(String(VOID_REASON_LENGTH))
     players: Mapped[list["Player"]] = relationship(
         order_by="Player.seat", cascade="all, delete-orphan", back_populates="game"
     )
@@ -247,6 +251,18 @@ class PersonChange(db.Model):
     other_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"))
     undoes_id: Mapped[int | None] = mapped_column(ForeignKey("person_change.id"))
     facts: Mapped[str] = mapped_column(Text)  # JSON
+    device: Mapped[str | None] = mapped_column(String(DEVICE_NAME_LENGTH))
+
+
+class VoidChange(db.Model):
+    """One entry of the club's trail of games: a game left out of the season ("void"), or counted again
+    ("count"), with the reason given, and the name of the secretary's device."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    action: Mapped[str] = mapped_column(String(16))  # "void", "count"
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    reason: Mapped[str | None] = mapped_column(String(VOID_REASON_LENGTH))
     device: Mapped[str | None] = mapped_column(String(DEVICE_NAME_LENGTH))
 
 
@@ -534,6 +550,8 @@ class ShownGame(Scored):
     revision: int
     scorer_key: str
     playing_trick_by_trick: bool
+    voided_at: datetime | None
+    void_reason: str | None
     moon_points: int
     moon_choice: str
     passing: str
@@ -568,7 +586,7 @@ def uncollected(row):
 
 
 _SHOWN_GAME_COLUMNS = ("id", "name", "target", "first_dealer", "revision", "scorer_key", "playing_trick_by_trick",
-                       *HOUSE_RULES)
+                       "voided_at", "void_reason", *HOUSE_RULES)
 
 
 def read_shown_game(game_id):

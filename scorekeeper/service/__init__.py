@@ -12,7 +12,7 @@ its revision, writes the rows and the trail, and commits: one transaction
 - ``tricks``: a hand played trick by trick;
 - ``trail``: the trail and its undo (entries written by ``entries``);
 - ``people``: the club's people (linking players, rename, merge, undo);
-- ``club``: the key of the club's secretary link.
+- ``club``: the key of the club's secretary link; games left out of the season.
 
 What it raises, for the views to word (scorekeeper/web/explain.py):
 
@@ -28,7 +28,7 @@ Views and commands never commit: ``grep -rn commit scorekeeper`` finds
 only ``service/writing.py``.
 """
 
-from .club import new_secretary_key, secretary_key  # noqa: F401
+from .club import count_game_again, new_secretary_key, secretary_key, void_game  # noqa: F401
 from .entries import Action  # noqa: F401
 from .errors import (  # noqa: F401
     Conflict,

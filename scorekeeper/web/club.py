@@ -1,21 +1,23 @@
-"""The club's page: the secretary's link, the name of a secretary's device, and the club's trail of changes to
-people (renames, merges and their undoing), newest first, with when and from which device."""
+"""The club's page: the secretary's link, the name of a secretary's device, the games left out of the
+season, and the club's trail (renames, merges, voids and their undoing), newest first, with when and from
+which device."""
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from sqlalchemy import select
 from sqlalchemy.orm import aliased
 
 from .. import service
-from ..db.models import Person, PersonChange, db
+from ..db.models import Game, Person, PersonChange, VoidChange, db
 from .access import DEVICE_NAME, device_name, grant_secretary, is_secretary, matches, require_secretary
-from .explain import club_entry, describe, people_changed_meanwhile
-from .forms import DeviceForm, UndoMergeForm
+from .explain import club_entry, describe, people_changed_meanwhile, void_entry
+from .forms import BaseForm, DeviceForm, UndoMergeForm, VoidForm
 from .i18n import _
 from .responses import CONFLICT, INVALID
 
 bp = Blueprint("club", __name__)
 
 SHOWN_ENTRIES = 200  # the newest entries of the club's trail on its page
+VOIDABLE_GAMES = 40  # the newest games counted in the season, offered to be left out
 
 
 @bp.get("/club/secretary/<key>")
@@ -67,8 +69,47 @@ def undo():
     return redirect(url_for("club.club"))
 
 
-def _club_page(form=None, problem=None):
-    """The club's page; a device form refused is shown again as typed, a refused undo with its reason."""
+@bp.post("/club/void")
+def void():
+    """Leave a game out of the season, with a reason (a secretary only)."""
+    require_secretary()
+    form = VoidForm(request.form)
+    game = None if not form.validate() or form.game.data is None else db.session.get(Game, form.game.data)
+    if game is None:
+        if not form.errors:
+            form.game.errors = [_("Choose the game to leave out.")]
+        return _club_page(void_form=form), INVALID
+    name = game.name
+    try:
+        service.void_game(game, form.reason.data, device_name())
+    except service.Conflict:
+        form.game.errors = [_("That game was left out, or changed, just now; nothing was saved. Check and try "
+                              "again.")]
+        return _club_page(void_form=form), CONFLICT
+    flash(_("%(name)s is left out of the season: it counts in no figure until it is counted again.", name=name),
+          "success")
+    return redirect(url_for("club.club"))
+
+
+@bp.post("/club/games/<int:game_id>/count")
+def count_again(game_id):
+    """Count a game left out of the season again (a secretary only)."""
+    require_secretary()
+    game = db.get_or_404(Game, game_id)
+    form = BaseForm(request.form)  # its CSRF token only
+    if not form.validate():
+        return _club_page(problem=form.csrf_error), INVALID
+    name = game.name
+    try:
+        service.count_game_again(game, device_name())
+    except service.Conflict:
+        return _club_page(problem=_("That game counts in the season already.")), CONFLICT
+    flash(_("%(name)s counts in the season again.", name=name), "success")
+    return redirect(url_for("club.club"))
+
+
+def _club_page(form=None, problem=None, void_form=None):
+    """The club's page; a form refused is shown again as typed, a refused undo with its reason."""
     form = form or DeviceForm(data={"name": device_name() or ""})
     person, other = aliased(Person), aliased(Person)
     entries = db.session.execute(
@@ -80,5 +121,17 @@ def _club_page(form=None, problem=None):
     trail = [entry for entry, _name, _other in entries]
     lines = [(entry, club_entry(entry, name, other_name), service.merge_refusal(entry, trail) is None)
              for entry, name, other_name in entries]
-    return render_template("club/index.html", lines=lines, secretary=is_secretary(), form=form,
-                           undo_form=UndoMergeForm(), problem=problem, device=device_name())
+    voids = db.session.execute(
+        select(VoidChange, Game.name).join(Game, Game.id == VoidChange.game_id)
+        .order_by(VoidChange.id.desc()).limit(SHOWN_ENTRIES)).all()
+    lines += [(entry, void_entry(entry, name), False) for entry, name in voids]
+    lines.sort(key=lambda line: line[0].at, reverse=True)
+    voided = db.session.execute(
+        select(Game.id, Game.name, Game.voided_at, Game.void_reason).where(Game.voided_at.is_not(None))
+        .order_by(Game.voided_at.desc())).all()
+    counted = db.session.execute(
+        select(Game.id, Game.name, Game.created_at).where(Game.voided_at.is_(None))
+        .order_by(Game.id.desc()).limit(VOIDABLE_GAMES)).all()
+    return render_template("club/index.html", lines=lines[:SHOWN_ENTRIES], secretary=is_secretary(), form=form,
+                           undo_form=UndoMergeForm(), void_form=void_form or VoidForm(), voided=voided,
+                           counted=counted, problem=problem, device=device_name())

@@ -477,3 +477,10 @@ def club_entry(entry, name, other_name):
         return _("Rename undone: shown as %(name)s again.", name=name)
     return _("Merge undone: %(merged)s is a person of their own again, apart from %(name)s.",
              merged=other_name, name=name)
+
+
+def void_entry(entry, game_name):
+    """One sentence for an entry of the club's trail of games (``VoidChange``)."""
+    if entry.action == "void":
+        return _("%(game)s left out of the season: %(reason)s", game=game_name, reason=entry.reason)
+    return _("%(game)s counted in the season again.", game=game_name)

@@ -22,7 +22,14 @@ from wtforms.csrf.session import SessionCSRF
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
 from .. import rules
-from ..db.models import DEVICE_NAME_LENGTH, GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, variant_columns
+from ..db.models import (
+    DEVICE_NAME_LENGTH,
+    GAME_NAME_LENGTH,
+    LARGEST_ID,
+    LARGEST_TARGET,
+    VOID_REASON_LENGTH,
+    variant_columns,
+)
 from ..service import names as name_rules
 from .explain import name_problem, player_name_errors
 from .i18n import _, lazy_gettext
@@ -519,6 +526,24 @@ class UndoMergeForm(BaseForm):
 
     change = WholeNumberField(maximum=LARGEST_ID, message=lazy_gettext("Choose the merge to undo."),
                               validators=[InputRequired(lazy_gettext("Choose the merge to undo."))])
+
+
+class VoidForm(BaseForm):
+    """A game to leave out of the season, and why (the club's secretary's)."""
+
+    game = WholeNumberField(maximum=LARGEST_ID, message=lazy_gettext("Choose the game to leave out."),
+                            validators=[InputRequired(lazy_gettext("Choose the game to leave out."))])
+    reason = StringField(validators=[InputRequired(lazy_gettext("Say why the game is left out of the season."))])
+
+    def validate_reason(self, field):
+        field.data = (field.data or "").strip()
+        if not field.data:
+            raise ValidationError(_("Say why the game is left out of the season."))
+        problem = name_rules.problem(field.data, VOID_REASON_LENGTH)
+        if problem == name_rules.LONG:
+            raise ValidationError(_("Keep the reason to %(max)d characters.", max=VOID_REASON_LENGTH))
+        if problem:
+            raise ValidationError(_("A reason cannot hold line breaks or invisible characters."))
 
 
 class SeasonForm(Form):

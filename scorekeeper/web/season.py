@@ -120,6 +120,7 @@ def season(since=None, until=None, min_games=0, person_id=None):
         select(Game.id, Game.revision, Player.seat, Person.id, Person.name)
         .join(Player, Player.game_id == Game.id)
         .outerjoin(Person, Person.id == Player.person_id)  # a player without a person still counts in the roster
+        .where(Game.voided_at.is_(None))  # a game left out of the season counts nowhere
         .order_by(Game.id, Player.seat)
     )
     if since is not None:
@@ -264,16 +265,18 @@ def chosen_sort(text):
 
 
 def quick_picks():
-    """The people who played most recently, and the names of the latest tables (the usual table in one tap)."""
-    latest = (select(Player.person_id, Player.game_id).order_by(Player.game_id.desc())
-              .limit(QUICK_PICKS * 11).subquery())
+    """The people who played most recently, and the names of the latest tables (the usual table in one tap);
+    games left out of the season are not looked at."""
+    counted = select(Game.id).where(Game.voided_at.is_(None))
+    latest = (select(Player.person_id, Player.game_id).where(Player.game_id.in_(counted))
+              .order_by(Player.game_id.desc()).limit(QUICK_PICKS * 11).subquery())
     people = db.session.execute(
         select(Person.name).join(latest, latest.c.person_id == Person.id)
         .group_by(Person.id, Person.name).order_by(db.func.max(latest.c.game_id).desc()).limit(QUICK_PICKS)
     ).scalars().all()
     tables = db.session.execute(
         select(Player.game_id, Player.name).where(Player.game_id.in_(
-            select(Game.id).order_by(Game.id.desc()).limit(3).scalar_subquery()))
+            counted.order_by(Game.id.desc()).limit(3).scalar_subquery()))
         .order_by(Player.game_id.desc(), Player.seat)).all()
     usual = []
     for _game_id, seated in itertools.groupby(tables, key=lambda row: row[0]):

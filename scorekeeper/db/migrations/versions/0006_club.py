@@ -1,4 +1,5 @@
-"""The club: its secretary's key, the device behind each change to people, and names that stay as chosen.
+"""The club: its secretary's key, the device behind each change to people, names that stay as chosen, and
+games left out of the season (voided), with the trail of voids.
 
 Revision ID: 0006
 Revises: 0005
@@ -27,6 +28,18 @@ def upgrade():
     op.bulk_insert(sa.table("club", sa.column("id", sa.Integer), sa.column("secretary_key", sa.String)),
                    [{"id": 1, "secretary_key": secrets.token_urlsafe(24)}])
     op.add_column("person_change", sa.Column("device", sa.String(40), nullable=True))
+    op.add_column("game", sa.Column("voided_at", sa.DateTime(), nullable=True))
+    op.add_column("game", sa.Column("void_reason", sa.String(200), nullable=True))
+    op.create_table(
+        "void_change",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("at", sa.DateTime(), nullable=False),
+        sa.Column("action", sa.String(16), nullable=False),
+        sa.Column("game_id", sa.Integer(), sa.ForeignKey("game.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("reason", sa.String(200), nullable=True),
+        sa.Column("device", sa.String(40), nullable=True),
+    )
+    op.create_index("ix_void_change_game_id", "void_change", ["game_id"])
     _first_spellings()
 
 
@@ -47,6 +60,11 @@ def _first_spellings():
 
 
 def downgrade():
+    op.drop_index("ix_void_change_game_id", "void_change")
+    op.drop_table("void_change")
+    with op.batch_alter_table("game") as batch:
+        batch.drop_column("void_reason")
+        batch.drop_column("voided_at")
     with op.batch_alter_table("person_change") as batch:
         batch.drop_column("device")
     op.drop_table("club")
