@@ -23,6 +23,7 @@ from sqlalchemy import (
     exists,
     func,
     select,
+    true,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship
@@ -591,10 +592,12 @@ _SHOWN_GAME_COLUMNS = ("id", "name", "target", "first_dealer", "revision", "scor
 
 def read_shown_game(game_id):
     """Game ``game_id`` as its pages show it, in three statements whatever its length; None if there is none."""
+    seat_changes = _seat_changes_text(game_id)
     seated = db.session.execute(
         select(*(getattr(Game, column) for column in _SHOWN_GAME_COLUMNS),
-               _seat_changes_text().label("seat_changes"), *_open_log_columns(), Player.name.label("player"))
+               seat_changes.c.seat_changes, *_open_log_columns(), Player.name.label("player"))
         .join(Player, Player.game_id == Game.id)
+        .outerjoin(seat_changes, true())
         .where(Game.id == game_id)
         .order_by(Player.seat)
     ).all()
@@ -642,15 +645,15 @@ _SEAT_CHANGE_COLUMNS = (SeatChange.id, SeatChange.kind, SeatChange.before_hand, 
                         SeatChange.at, SeatChange.start)
 
 
-def _seat_changes_text():
-    """A game's few seat changes as one text column of the game's own statement:
-    "id kind before_hand player at start" for each, separated by ";" (in no set order)."""
+def _seat_changes_text(game_id):
+    """Game ``game_id``'s seat changes as one text, "id kind before_hand player at start" for each, separated
+    by ";" (in no set order): a derived table of one row, aggregated once, not once for each player's row."""
     fields = [func.coalesce(cast(column, String), "-") for column in _SEAT_CHANGE_COLUMNS]
     row = fields[0]
     for field in fields[1:]:
         row = row + " " + field
-    return (select(func.aggregate_strings(row, ";"))
-            .where(SeatChange.game_id == Game.id).scalar_subquery())
+    return (select(func.aggregate_strings(row, ";").label("seat_changes"))
+            .where(SeatChange.game_id == game_id).subquery("seat_changes"))
 
 
 def _read_seat_changes_text(text):
