@@ -13,7 +13,7 @@ from scorekeeper.documents import backup
 from scorekeeper.documents.backup import DocumentError, backup_document, restore_document, restore_text
 from scorekeeper.documents.game import export_game
 
-from .tabletop import SIX, create_game, hidden_fields, random_game_document, store_games
+from .tabletop import SIX, create_game, hidden_fields, make_secretary, random_game_document, store_games
 
 GAMES = 300
 SEED = 20240601
@@ -362,16 +362,18 @@ def test_restore_command_of_a_file_that_is_not_json_fails_and_restores_nothing(f
 
 
 def merged_club(app):
-    """Two games, "Ana" in one and "Anna" in the other, merged into one person; and "Bo" renamed "Robert"."""
-    client = app.test_client()
+    """Two games, "Ana" in one and "Anna" in the other, merged into one person; and "Bo" renamed "Robert"
+    (by the club's secretary)."""
+    client = make_secretary(app, app.test_client())
     create_game(client, SIX)
     create_game(client, ["Anna", "Zoe", "Yan", "Xu", "Wes", "Val"])
     with app.app_context():
         people = dict(db.session.execute(db.select(Person.name, Person.id)).all())
     page = f"/players/{people['Ana']}"
-    client.post(f"{page}/merge", data={**hidden_fields(client, page), "other": str(people["Anna"])})
+    assert client.post(f"{page}/merge", data={**hidden_fields(client, page),
+                                              "other": str(people["Anna"])}).status_code == 302
     page = f"/players/{people['Bo']}"
-    client.post(f"{page}/rename", data={**hidden_fields(client, page), "name": "Robert"})
+    assert client.post(f"{page}/rename", data={**hidden_fields(client, page), "name": "Robert"}).status_code == 302
     return client
 
 
@@ -389,7 +391,7 @@ def test_a_backup_keeps_merged_and_renamed_people_and_a_restore_links_their_game
     assert sorted(document["people"], key=lambda person: person["name"]) == [
         {"name": "Ana", "keys": ["ana", "anna"]}, {"name": "Robert", "keys": ["bo", "robert"]}]
     assert season["Ana"] == 2 and "Anna" not in season
-    assert season["robert"] == 2  # the game restored as "Bo" and the new one
+    assert season["Robert"] == 2  # the game restored as "Bo" and the new one, typed "robert": no respelling
 
 
 def test_a_backups_people_already_known_here_keep_who_they_are(app, fresh_app):

@@ -168,7 +168,7 @@ def test_recording_a_hand_costs_a_few_statements_and_none_after_its_commit(app, 
     print(f"record a hand: {len(statements) - 1} SQL statements ({', '.join(statements)})")
     assert statements[-1] == "COMMIT", "nothing is read after the commit"
     assert statements.count("SELECT") <= 6  # the game and what it holds, loaded once
-    assert len(statements) - 1 <= 10  # also printed by the benchmark (section 2)
+    assert len(statements) - 1 <= 11  # also printed by the benchmark (section 2); one is the list's summary
 
 
 class Statements:

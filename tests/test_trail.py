@@ -109,6 +109,7 @@ class EveryKindOfEntry(RuleBasedStateMachine):
         service.open_play(game)
         assert [hand.number for hand in game.hands] == list(range(1, len(game.hands) + 1))
         service.trail(game)
+        assert_summary_is_fresh(game)
         self.steps += 1  # invariants are checked once after each rule
         if self.steps == ROUND_TRIP_EVERY:
             self.steps = 0
@@ -117,6 +118,14 @@ class EveryKindOfEntry(RuleBasedStateMachine):
     def teardown(self):
         if self.game_id is not None:
             assert_round_trips(self.game())
+
+
+def assert_summary_is_fresh(game):
+    """The games list's summary was written for the game's revision by its last write, and says what the
+    hands derive now."""
+    kept = service.summary.kept_summaries([game.id])
+    assert game.id in kept, f"no summary of revision {game.revision}"
+    assert kept[game.id] == service.summary.summary_facts(game.scoreboard(), list(game.names))
 
 
 def change_game(game, kind, rng):
@@ -186,6 +195,8 @@ def test_every_kind_of_entry_undone_and_its_undo_undone_is_the_same_game(in_app)
         for line in service.trail(fresh(game.id)):
             if line.undoable and undo_and_undo_again(fresh(game.id), line):
                 tried[line.origin_action] += 1
+                assert_summary_is_fresh(fresh(game.id))
+        assert_summary_is_fresh(fresh(game.id))
     print(f"service: every kind undone and undone again after each step: {dict(tried)}")
 
     assert set(tried) == set(service.Action) - {service.Action.UNDO}

@@ -255,6 +255,16 @@ class PersonChange(db.Model):
     device: Mapped[str | None] = mapped_column(String(DEVICE_NAME_LENGTH))
 
 
+class GameSummary(db.Model):
+    """What the games list shows of a game (its players, totals, leader, status, hands), derived from its
+    hands and kept for one ``revision`` of it: written in the transaction of each write (service/summary.py),
+    rebuilt by ``flask rebuild-summaries``. A summary of another revision is stale: the hands win."""
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+    revision: Mapped[int]
+    facts: Mapped[str] = mapped_column(Text)  # JSON
+
+
 class VoidChange(db.Model):
     """One entry of the club's trail of games: a game left out of the season ("void"), or counted again
     ("count"), with the reason given, and the name of the secretary's device."""

@@ -12,7 +12,8 @@ its revision, writes the rows and the trail, and commits: one transaction
 - ``tricks``: a hand played trick by trick;
 - ``trail``: the trail and its undo (entries written by ``entries``);
 - ``people``: the club's people (linking players, rename, merge, undo);
-- ``club``: the key of the club's secretary link; games left out of the season.
+- ``club``: the key of the club's secretary link; games left out of the season;
+- ``summary``: each game's summary for the games list, kept for its revision.
 
 What it raises, for the views to word (scorekeeper/web/explain.py):
 
@@ -28,6 +29,7 @@ Views and commands never commit: ``grep -rn commit scorekeeper`` finds
 only ``service/writing.py``.
 """
 
+from . import summary  # noqa: F401
 from .club import count_game_again, new_secretary_key, secretary_key, void_game  # noqa: F401
 from .entries import Action  # noqa: F401
 from .errors import (  # noqa: F401
@@ -40,7 +42,16 @@ from .errors import (  # noqa: F401
     TricksRefused,
     UndoRefused,
 )
-from .games import CheckedGame, GameFacts, KnownPerson, check_game, import_game, new_game, restore_backup  # noqa: F401
+from .games import (  # noqa: F401
+    CheckedGame,
+    GameFacts,
+    KnownPerson,
+    check_game,
+    import_game,
+    new_game,
+    rebuild_summaries,
+    restore_backup,
+)
 from .hands import correct_hand, record_hand, remove_hand  # noqa: F401
 from .people import merge_people, merge_refusal, rename_person, undo_change, undo_merge, undo_rename  # noqa: F401
 from .seats import change_house_rules, seat_player, see_off  # noqa: F401

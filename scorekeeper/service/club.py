@@ -46,7 +46,7 @@ def count_game_again(game, device=None):
 
 def _set_void(game, voided, reason, device):
     game_id = game.id
-    with writing(game, game.revision):
+    with writing(game, game.revision, same_figures=True):  # the games list reads the mark from the game
         now = Game.voided_at.is_(None) if voided else Game.voided_at.is_not(None)
         moved = db.session.execute(
             update(Game).where(Game.id == game_id, now)

@@ -27,7 +27,7 @@ def record_hand(game, taken, moon, last_trick_reserved, based_on, nothing_collec
     record = rules.check_hand(taken, moon, last_trick_reserved, game.variant,
                               nothing_collected_confirmed=nothing_collected)
     board = game.scoreboard(game.records() + [record])
-    with writing(game, based_on):
+    with writing(game, based_on, board=board):
         game.last_hand_key = (game.last_hand_key or 0) + 1
         hand = Hand(number=len(game.hands) + 1, key=game.last_hand_key,
                     **hand_columns(record, uncollected_of(record, game.variant)))
@@ -58,8 +58,9 @@ def correct_hand(game, number, taken, moon, last_trick_reserved, based_on, nothi
         return hand
     records = game.records()
     records[number - 1] = record
-    seating = game.scoreboard(records).hands[number - 1].seating
-    with writing(game, based_on):
+    board = game.scoreboard(records)
+    seating = board.hands[number - 1].seating
+    with writing(game, based_on, board=board):
         set_facts(hand, record, game.variant)
         trail_hand(game, Action.CORRECT, hand, before=hand_facts(before, seating), after=hand_facts(record, seating))
     return hand
@@ -69,15 +70,16 @@ def remove_hand(game, number, based_on):
     """Remove hand ``number``; later hands move up one, and so do the seat changes after it;
     the trail keeps it, tricks too, and where every seat change then stood (R17)."""
     hand = game.hands[number - 1]
-    facts, previous, apply = deletion(game, hand)
-    with writing(game, based_on):
+    facts, previous, apply, board = deletion(game, hand)
+    with writing(game, based_on, board=board):
         trail_hand(game, Action.REMOVE, hand, before=facts, after_key=previous)
         apply()
 
 
 def deletion(game, hand):
     """Take ``hand`` out of the game, checked through the engine first (R16, R1): its facts as the trail
-    keeps them, the key of the hand it followed, and the function that then deletes its rows.
+    keeps them, the key of the hand it followed, the function that then deletes its rows, and the
+    game's scoreboard without it.
 
     Later hands move up one number, and so do the seat changes after it; the
     facts keep its trick log, which seat changes moved and where every seat
@@ -87,13 +89,13 @@ def deletion(game, hand):
     records = game.records()
     del records[number - 1]
     moving = seat_changes_after(game, number)
-    game.scoreboard(records, changes=moved_up(game, moving))
+    board = game.scoreboard(records, changes=moved_up(game, moving))
     seating = rules.seatings(game.starting_players, game.seat_change_values(), len(game.hands),
                              game.target)[number - 1]
     facts = hand_facts(hand.record(), seating, trick_log=hand.trick_log, moved=[change.id for change in moving],
                         seats=[[change.id, change.before_hand - (change in moving)] for change in game.seat_changes])
     previous = game.hands[number - 2].key if number > 1 else None
-    return facts, previous, lambda: remove_row(game, hand)
+    return facts, previous, lambda: remove_row(game, hand), board
 
 
 def seat_changes_after(game, number):

@@ -24,8 +24,8 @@ def change_house_rules(game, variant, based_on):
     before = game.variant
     if variant == before:
         return game
-    check_hands_under(game, variant)
-    with writing(game, based_on):
+    board = check_hands_under(game, variant)
+    with writing(game, based_on, board=board):
         set_house_rules(game, variant)
         trail_game(game, Action.RULES, before=before.facts(), after=variant.facts())
     return game
@@ -38,10 +38,10 @@ def set_house_rules(game, variant):
 
 def check_hands_under(game, variant):
     """Every recorded hand, and the game, under ``variant``: raises the engine's ``JacksFixed``,
-    ``HandDoesNotFit`` or the game's own refusal (R16)."""
+    ``HandDoesNotFit`` or the game's own refusal (R16); the game's scoreboard under ``variant``."""
     records = game.records()
     rules.check_rules_change(records, game.variant, variant)
-    game.scoreboard(records, variant=variant)
+    return game.scoreboard(records, variant=variant)
 
 
 def seat_player(game, name, at, start, based_on):
@@ -72,8 +72,8 @@ def _add_seat_change(game, change, name, based_on):
     """Check a ``Join`` or ``Leave`` through the engine (after the game is over it refuses any), then store it
     with its trail entry; a joiner becomes a player of the game under ``name``."""
     refuse_while_under_way(game)
-    game.scoreboard(changes=game.seat_change_values() + [change])
-    with writing(game, based_on):
+    board = game.scoreboard(changes=game.seat_change_values() + [change])
+    with writing(game, based_on, board=board):
         facts = seated(game, change, name)
         trail_game(game, Action(facts["kind"]), hand_number=change.before_hand, after=facts)
 

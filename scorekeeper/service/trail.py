@@ -259,16 +259,17 @@ def _undo_hand(game, line, based_on):
         return
     hand = next(hand for hand in game.hands if hand.key == change.hand_key)
     if before is None:
-        facts, previous, apply = deletion(game, hand)
-        with writing(game, based_on):
+        facts, previous, apply, board = deletion(game, hand)
+        with writing(game, based_on, board=board):
             trail_hand(game, Action.UNDO, hand, before=facts, after_key=previous, undoes=change)
             apply()
         return
     restored = record_of_facts(before)
     records = game.records()
     records[hand.number - 1] = restored
-    seating = game.scoreboard(records).hands[hand.number - 1].seating
-    with writing(game, based_on):
+    board = game.scoreboard(records)
+    seating = board.hands[hand.number - 1].seating
+    with writing(game, based_on, board=board):
         trail_hand(game, Action.UNDO, hand, before=hand_facts(hand.record(), seating),
                after=hand_facts(restored, seating), undoes=change)
         set_facts(hand, restored, game.variant)
@@ -283,8 +284,8 @@ def _put_back(game, change, before, based_on):
     records = game.records()
     records.insert(position, record)
     back = [(row, replace(row.value(), before_hand=row.before_hand + (row.id in moved))) for row in game.seat_changes]
-    game.scoreboard(records, changes=[value for _row, value in back])
-    with writing(game, based_on):
+    board = game.scoreboard(records, changes=[value for _row, value in back])
+    with writing(game, based_on, board=board):
         for row, value in back:
             row.before_hand = value.before_hand
         hand = Hand(number=position + 1, key=change.hand_key)
@@ -302,9 +303,9 @@ def _undo_seats(game, line, based_on):
     refuse_while_under_way(game)
     if line.after is not None:
         row = next(row for row in game.seat_changes if row.id == line.after["id"])
-        game.scoreboard(changes=[other.value() for other in game.seat_changes if other is not row])
+        board = game.scoreboard(changes=[other.value() for other in game.seat_changes if other is not row])
         facts = {**line.after}
-        with writing(game, based_on):
+        with writing(game, based_on, board=board):
             if row.joins:
                 joiner = next(player for player in game.players if player.seat == row.player)
                 facts["player_id"] = joiner.id
@@ -314,8 +315,8 @@ def _undo_seats(game, line, based_on):
         return
     facts = line.before
     value = seat_change_value(facts)
-    game.scoreboard(changes=game.seat_change_values() + [value])
-    with writing(game, based_on):
+    board = game.scoreboard(changes=game.seat_change_values() + [value])
+    with writing(game, based_on, board=board):
         again = seated(game, value, facts["name"], row_id=facts["id"], player_id=facts.get("player_id"))
         trail_game(game, Action.UNDO, hand_number=value.before_hand, after=again, undoes=change)
 
@@ -323,8 +324,8 @@ def _undo_seats(game, line, based_on):
 def _undo_rules(game, line, based_on):
     """The house rules as the entry found them, every recorded hand scored under them again."""
     restored = rules.Variant.from_facts(line.before)
-    check_hands_under(game, restored)
-    with writing(game, based_on):
+    board = check_hands_under(game, restored)
+    with writing(game, based_on, board=board):
         set_house_rules(game, restored)
         trail_game(game, Action.UNDO, before=line.after, after=line.before, undoes=line.change)
 
@@ -333,7 +334,7 @@ def undo_tricks(game, line, based_on):
     """The last trick entered taken back, or one taken back entered again (R6-R13)."""
     board, log, play = open_play(game)
     if line.after is not None:
-        with writing(game, based_on):
+        with writing(game, based_on, same_figures=True):  # the open hand's tricks: nothing recorded changes
             log.tricks.pop()
             trail_game(game, Action.UNDO, hand_number=board.next_hand.number, before=line.after, undoes=line.change)
         return
@@ -341,7 +342,7 @@ def undo_tricks(game, line, based_on):
     if kitty_needed(log, play):
         raise KittyNeeded(play.kitty_taken_by)
     play.play(trick["cards"].split(), confirm=trick["confirmed"])
-    with writing(game, based_on):
+    with writing(game, based_on, same_figures=True):
         log.tricks.append(Trick(number=trick["trick"], cards=trick["cards"], confirmed=trick["confirmed"]))
         trail_game(game, Action.UNDO, hand_number=board.next_hand.number, after=trick, undoes=line.change)
 
@@ -351,7 +352,7 @@ def _undo_kitty(game, line, based_on):
     board, log, play = open_play(game)
     kitty = line.before["kitty"]
     log.replay(play.players, rules.parse_cards(kitty.split()) if kitty else (), board.variant)
-    with writing(game, based_on):
+    with writing(game, based_on, same_figures=True):
         log.kitty = kitty
         trail_game(game, Action.UNDO, hand_number=board.next_hand.number, before=line.after, after=line.before,
                     undoes=line.change)
@@ -382,7 +383,7 @@ def take_back_trick(game, based_on):
         return number
     # A trick entered before tricks were entries of the trail: its entry and the undo, so it can come back.
     upcoming = game.scoreboard().next_hand
-    with writing(game, based_on):
+    with writing(game, based_on, same_figures=True):
         facts = trick_facts(log, log.tricks[-1])
         entered = trail_game(game, Action.TRICK, hand_number=upcoming.number, after=facts)
         db.session.flush()  # the entry's id, for its undo to name it

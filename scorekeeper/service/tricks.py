@@ -47,7 +47,7 @@ def play_trick(game, cards, confirm, based_on):
         raise KittyNeeded(play.kitty_taken_by)
     play.play(cards, confirm=confirm)
     played = play.tricks[-1]
-    with writing(game, based_on):
+    with writing(game, based_on, same_figures=True):  # the open hand's tricks: nothing recorded changes
         if log is None:
             log = TrickLog(first_leader=board.next_hand.place(board.next_hand.leader))
             game.trick_logs.append(log)
@@ -71,7 +71,7 @@ def enter_kitty(game, cards, based_on):
         raise rules.KittySize(len(cards), play.deal.kitty, play.players)
     kitty = rules.parse_cards(cards)
     play = log.replay(play.players, kitty, board.variant)
-    with writing(game, based_on):
+    with writing(game, based_on, same_figures=True):
         trail_game(game, Action.KITTY, hand_number=board.next_hand.number,
                     before={"log": log.id, "kitty": log.kitty}, after={"log": log.id, "kitty": cards_text(kitty)})
         log.kitty = cards_text(kitty)

@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..db.models import Game, db
+from . import summary
 from .errors import Conflict
 
 _AFTER_COMMIT = []  # what runs after each committed write to a game, with the game's id
@@ -24,8 +25,12 @@ def after_commit(callback):
 
 
 @contextmanager
-def writing(game=None, based_on=None, creating=False):
+def writing(game=None, based_on=None, creating=False, board=None, same_figures=False):
     """Claim ``game`` at revision ``based_on``, let the caller write, and commit, all or nothing.
+
+    ``board`` is the game's scoreboard after the write, as the caller checked it: its summary for the
+    games list is written for the new revision, in the same transaction. A write that changes nothing
+    derived (``same_figures``) moves the summary on; any other leaves it stale, for the hands to derive.
 
     Without a ``game`` (a new one, an import, a restore, a change to the
     club's people) there is nothing to claim. ``creating`` new games, the
@@ -42,6 +47,10 @@ def writing(game=None, based_on=None, creating=False):
             claim(game_id, based_on)
         yield
         db.session.flush()
+        if game_id is not None and board is not None:
+            summary.keep(game_id, based_on + 1, board, list(game.names))
+        elif game_id is not None and same_figures:
+            summary.move_on(game_id, based_on + 1)
         _commit(keep_what_was_written=creating)
     except Conflict:
         db.session.rollback()

@@ -27,22 +27,33 @@ GAMES_A_PAGE = 20
 
 @bp.get("/")
 def index():
-    """The games, newest first, a page at a time: the same cost with ten games or ten thousand."""
+    """The games, newest first, a page at a time: the same cost with ten games or ten thousand, and with
+    games of two hands or two hundred (each game's summary is kept for its revision, service/summary.py)."""
     before = whole_number(request.args.get("before"))
-    query = (
-        db.select(Game)
-        .options(selectinload(Game.players), selectinload(Game.hands).joinedload(Hand.takings),
-                 selectinload(Game.seat_changes))
-        .order_by(Game.id.desc())
-        .limit(GAMES_A_PAGE + 1)
-    )
+    query = (db.select(Game.id, Game.name, Game.created_at, Game.voided_at)
+             .order_by(Game.id.desc()).limit(GAMES_A_PAGE + 1))
     if before is not None:
         query = query.where(Game.id < before)  # ids grow with each new game: this is creation order
-    games = db.session.execute(query).scalars().all()
+    games = db.session.execute(query).all()
     older = games[GAMES_A_PAGE - 1].id if len(games) > GAMES_A_PAGE else None
     games = games[:GAMES_A_PAGE]
-    return render_template("games/index.html", games=[(game, scoreboard(game)) for game in games], older=older,
+    summaries = _summaries([game.id for game in games])
+    return render_template("games/index.html", games=[(game, summaries[game.id]) for game in games], older=older,
                            newest=before is not None)
+
+
+def _summaries(game_ids):
+    """Each game's summary for the list: the one kept for its revision, or, where none is (older data, a
+    summary left stale), derived from its hands."""
+    summaries = service.summary.kept_summaries(game_ids)
+    stale = [game_id for game_id in game_ids if game_id not in summaries]
+    if stale:
+        for game in db.session.execute(
+                db.select(Game).where(Game.id.in_(stale))
+                .options(selectinload(Game.players), selectinload(Game.hands).joinedload(Hand.takings),
+                         selectinload(Game.seat_changes))).unique().scalars():
+            summaries[game.id] = service.summary.summary_facts(scoreboard(game), game.names)
+    return summaries
 
 
 # --- A new game ------------------------------------------------------------

@@ -263,7 +263,15 @@ def club_link_command(new_key, port):
         click.echo(f"    {url}club/secretary/{key}")
 
 
+@click.command("rebuild-summaries")
+@with_appcontext
+def rebuild_summaries_command():
+    """Derive every game's summary for the games list afresh from its hands (after an upgrade, or to check)."""
+    click.echo(f"{service.rebuild_summaries()} games summarised from their hands.")
+
+
 def init_app(app):
     app.cli.add_command(serve_command)
     app.cli.add_command(scorer_link_command)
     app.cli.add_command(club_link_command)
+    app.cli.add_command(rebuild_summaries_command)

@@ -1,5 +1,5 @@
 """The club: its secretary's key, the device behind each change to people, names that stay as chosen, and
-games left out of the season (voided), with the trail of voids.
+games left out of the season (voided), with the trail of voids, and each game's summary for the games list.
 
 Revision ID: 0006
 Revises: 0005
@@ -40,6 +40,14 @@ def upgrade():
         sa.Column("device", sa.String(40), nullable=True),
     )
     op.create_index("ix_void_change_game_id", "void_change", ["game_id"])
+    # Filled by each write from now on, and for older games by `flask rebuild-summaries`
+    # (until then the games list derives them from the hands).
+    op.create_table(
+        "game_summary",
+        sa.Column("game_id", sa.Integer(), sa.ForeignKey("game.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("revision", sa.Integer(), nullable=False),
+        sa.Column("facts", sa.Text(), nullable=False),
+    )
     _first_spellings()
 
 
@@ -60,6 +68,7 @@ def _first_spellings():
 
 
 def downgrade():
+    op.drop_table("game_summary")
     op.drop_index("ix_void_change_game_id", "void_change")
     op.drop_table("void_change")
     with op.batch_alter_table("game") as batch:
