@@ -142,17 +142,17 @@ class Importer:
 MANY_AT_ONCE = 1000  # games a transaction adds
 
 
-def add_many_games(database_uri, count, hands=3):
-    """Add ``count`` six-player games of ``hands`` plain hands to the database, through the service as a
-    restore does (a thousand games a transaction), from an app of this process's own."""
+def add_many_games(database_uri, count, hands=3, players=SIX):
+    """Add ``count`` games of ``players`` and ``hands`` plain hands to the database, through the service as
+    a restore does (a thousand games a transaction), from an app of this process's own."""
     app = create_app({"TESTING": True, "SECRET_KEY": "benchmark", "SQLALCHEMY_DATABASE_URI": database_uri})
     rng = random.Random(count)
     try:
         with app.app_context():
             for first in range(0, count, MANY_AT_ONCE):
                 service.restore_backup([
-                    service.GameFacts(f"Club game {first + number + 1}", NEVER_ENDS, 0, tuple(SIX), tuple(
-                        rules.check_record(random_taken(rng, len(SIX))) for _hand in range(hands)))
+                    service.GameFacts(f"Club game {first + number + 1}", NEVER_ENDS, 0, tuple(players), tuple(
+                        rules.check_record(random_taken(rng, len(players))) for _hand in range(hands)))
                     for number in range(min(MANY_AT_ONCE, count - first))])
             if db.engine.dialect.name == "sqlite":  # games that came over months were checkpointed long ago
                 with db.engine.connect() as connection:

@@ -1,5 +1,6 @@
 """What is measured, and how: SQL statements in-process; timings in rounds of bursts, live polls and bytes over HTTP."""
 
+import os
 import random
 import re
 import statistics
@@ -12,10 +13,10 @@ from dataclasses import dataclass, field, replace
 from sqlalchemy import event
 
 from bench.games import Importer, add_many_games
-from bench.server import GZIP, TRIVIAL, Client, Reply, checked_status
+from bench.server import GZIP, TRIVIAL, Client, Reply, checked_status, running_server
 from scorekeeper.db.models import db
 from scorekeeper.documents.game import MOST_UPLOADED_HANDS
-from tests.tabletop import form_fields, hand_form, random_taken
+from tests.tabletop import ELEVEN, form_fields, hand_form, random_taken
 
 SETTLE = "/settle.json?cards=10S,9H,9H,10S,QS,KD,2C,AH,AH,3S,JD"
 LIVE_CLIENTS = 11
@@ -233,6 +234,48 @@ class ListScale:
     few: Timings
     many: Timings
     games: int
+
+
+@dataclass(frozen=True)
+class GuestScale:
+    """A page of games of two hands and a page of games of ``LONG_LIST_HANDS``, both of eleven players: the
+    games list on each, and every page a guest may ask for on the long games."""
+
+    short: Timings
+    long: Timings
+
+
+LONG_LIST_HANDS = 200  # the most an import allows: the longest games a club's list shows
+
+
+def guest_pages(game_id):
+    """Every page a guest (no scorer key, no secretary pass) may ask for, of game ``game_id`` and the club."""
+    return {"list": "/", "season": "/players", "stats": "/stats.json", "club": "/club",
+            "table view": f"/games/{game_id}", "hands": f"/games/{game_id}/hands",
+            "trail": f"/games/{game_id}/trail", "sheet": f"/games/{game_id}/sheet",
+            "sheet.csv": f"/games/{game_id}/sheet.csv", "export": f"/games/{game_id}/export.json",
+            "display": f"/games/{game_id}/display", "state": f"/games/{game_id}/state"}
+
+
+def guest_scale(folder, settings):
+    """Time the list of ``FEW_GAMES`` games of 2 hands of eleven players, then, served from another database,
+    the list of as many games of ``LONG_LIST_HANDS`` hands and every guest page of the newest of them."""
+    timings = []
+    for name, hands, pages in (("short", 2, lambda _newest: {"list": "/"}), ("long", LONG_LIST_HANDS, guest_pages)):
+        uri = f"sqlite:///{os.path.join(folder, f'{name} list.sqlite')}"
+        add_many_games(uri, FEW_GAMES, hands=hands, players=ELEVEN)
+        with running_server(uri, folder) as server:
+            client = Client(server.port)
+            try:
+                timed = {label: _guest_get(client, path) for label, path in pages(FEW_GAMES).items()}
+                timings.append(time_rounds(timed, Timed(lambda: client.get(TRIVIAL, GZIP)), settings))
+            finally:
+                client.close()
+    return GuestScale(*timings)
+
+
+def _guest_get(client, path):
+    return Timed(lambda: client.get(path, GZIP))
 
 
 def list_scale(client, database_uri, settings):

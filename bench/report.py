@@ -7,7 +7,7 @@ import re
 from bench import REPOSITORY
 from bench.browser import CHROMIUM, CPU_SLOWDOWN, LIVE_PATIENCE
 from bench.games import LONG_HANDS, SHORT_HANDS
-from bench.measure import FEW_GAMES, LIVE_CLIENTS, PAGES, POLL_EVERY, Spread
+from bench.measure import FEW_GAMES, LIVE_CLIENTS, LONG_LIST_HANDS, PAGES, POLL_EVERY, Spread
 from bench.season import SEASON_GAMES
 from bench.server import THREADS, TRIVIAL
 from scorekeeper.documents.game import MOST_UPLOADED_HANDS
@@ -30,6 +30,10 @@ BUDGETS = {  # issue 11, then those of issue 7 it left standing
     # issue 12
     "import": "the biggest import the limits allow at most 500x the trivial route, one more hand refused in < 50 ms",
     "list": f"the games list with many games (10,000; 2,000 with --quick) within 1.5x of the list with {FEW_GAMES}",
+    # issue 23
+    "long list": f"the games list of {FEW_GAMES} games of {LONG_LIST_HANDS} hands x 11 within 2x the list of "
+                 f"{FEW_GAMES} games of 2 hands",
+    "guest": "the most expensive page a guest may ask for within 500x the trivial route",
     # issue 15
     "season sql": f"the season's table and /stats.json of {SEASON_GAMES:,} games: at most 4 statements, 1 once seen",
     "season": f"the season's table of {SEASON_GAMES:,} games, once seen, at most 60x the trivial route",
@@ -139,6 +143,30 @@ def report_list_scale(report, scale):
     report.row(f"games list, {scale.games:,} games", ms(many.median), ms_range(many),
                f"{scale.many.ratio('list'):.2f}x", f"{growth:.2f}x the list with {FEW_GAMES}",
                budget="<= 1.5x", met=growth <= 1.5, counts_for="list")
+
+
+def report_guest_scale(report, scale):
+    """Section 9: the games list costs the same for short games and long ones; every page a guest may ask
+    for, the most expensive named."""
+    report.section(f"9. The games list of long games, and a guest's pages ({FEW_GAMES} games of 11 players)")
+    if scale is None:
+        report.row("skipped")
+        return
+    short, long = scale.short.spread("list"), scale.long.spread("list")
+    report.row(f"games list, {FEW_GAMES} games of 2 hands", ms(short.median), ms_range(short),
+               f"{scale.short.ratio('list'):.2f}x")
+    growth = scale.long.ratio("list") / scale.short.ratio("list")
+    report.row(f"games list, {FEW_GAMES} games of {LONG_LIST_HANDS} hands", ms(long.median), ms_range(long),
+               f"{scale.long.ratio('list'):.2f}x", f"{growth:.2f}x the list of short games", budget="<= 2x",
+               met=growth <= 2, counts_for="long list")
+    labels = [label for label in scale.long.ratios if label not in ("trivial", "list")]
+    for label in labels:
+        spread = scale.long.spread(label)
+        report.row(f"guest: {label}, a {LONG_LIST_HANDS}-hand game", ms(spread.median), ms_range(spread),
+                   f"{scale.long.ratio(label):.2f}x")
+    worst = max(labels, key=scale.long.ratio)
+    report.row(f"the most expensive guest page: {worst}", "", "", f"{scale.long.ratio(worst):.2f}x",
+               budget="<= 500x", met=scale.long.ratio(worst) <= 500, counts_for="guest")
 
 
 def report_season(report, season):
@@ -295,6 +323,7 @@ def build_report(results, settings):
     report_browser(report, results.browser)
     report_list_scale(report, results.list_scale)
     report_season(report, results.season)
+    report_guest_scale(report, results.guest_scale)
     return report
 
 

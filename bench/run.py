@@ -31,12 +31,14 @@ from bench.measure import (  # noqa: E402
     LIVE_CLIENTS,
     NORMAL,
     QUICK,
+    GuestScale,
     ListScale,
     PageBytes,
     PollLoad,
     StatementCounts,
     Timings,
     count_statements,
+    guest_scale,
     list_scale,
     page_bytes,
     poll_load,
@@ -86,6 +88,7 @@ class Results:
     peak_memory: int
     list_scale: ListScale | None = None
     season: SeasonScale | None = None
+    guest_scale: GuestScale | None = None
 
 
 def measure(settings, quick):
@@ -109,9 +112,11 @@ def measure(settings, quick):
         with running_server(list_uri, folder) as server:
             client = Client(server.port)
             try:
-                return replace(results, list_scale=list_scale(client, list_uri, settings))
+                results = replace(results, list_scale=list_scale(client, list_uri, settings))
             finally:
                 client.close()
+        progress(f"the games list of {FEW_GAMES} long games, and every page a guest may ask for")
+        return replace(results, guest_scale=guest_scale(folder, settings))
 
 
 def measure_served(server, games, statements, settings):
