@@ -22,8 +22,9 @@ BUDGETS = {  # issue 11, then those of issue 7 it left standing
     "longest": "table view of the longest growth game (1000 hands; 100 with --quick) at most 30 KB raw",
     "sql game": "SQL statements per game page constant, at most 4 on a miss and 1 on a hit",
     "sql": "SQL statements per other page constant and at most 6",
-    # 6 reads of the game (its trick logs' tricks among them), the claim, the hand's key, 3 inserts
-    "sql write": "SQL statements of recording a hand constant, at most 11, and none after the commit",
+    # 6 reads of the game (its trick logs' tricks among them), the claim, the hand's key, 3 inserts, the
+    # games list's summary of the new revision (issue 23), the commit
+    "sql write": "SQL statements of recording a hand constant, at most 12, and none after the commit",
     "first load": "table view first load at most 30 KB uncompressed",
     "unchanged poll": "an unchanged poll at most 300 bytes",
     "live update": "live update visible on the second page within 2.5 s",
@@ -213,8 +214,8 @@ def report_statements(report, counts):
             statements_row(report, f"{page}, hit (kept page)", counts.hits[page], 1, "sql game")
     short, long = counts.record
     after = "one read after the commit" if counts.read_after_commit else "none after the commit"
-    report.row("record a hand (POST, scorer)", f"{short} / {long}", note=after, budget="constant, <= 11, none after",
-               met=short == long <= 11 and not counts.read_after_commit, counts_for="sql write")
+    report.row("record a hand (POST, scorer)", f"{short} / {long}", note=after, budget="constant, <= 12, none after",
+               met=short == long <= 12 and not counts.read_after_commit, counts_for="sql write")
 
 
 def statements_row(report, measure, short_long, most, key):
