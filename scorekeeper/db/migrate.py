@@ -5,10 +5,13 @@ before migrations existed holds the first schema: it is stamped as such,
 then upgraded like any other. Upgrades add and fill; they never drop a game.
 """
 
+import functools
 import os
 
 from alembic import command
 from alembic.config import Config
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 
 from .models import db
@@ -40,7 +43,17 @@ def upgrade(revision="head"):
         elif connection.dialect.name == "sqlite":
             connection.exec_driver_sql("BEGIN IMMEDIATE")
         config = alembic_config(connection)
+        if revision == "head" and MigrationContext.configure(connection).get_current_revision() == _head():
+            return  # the usual start: nothing to do, and no migration script read again
         tables = set(inspect(connection).get_table_names())
         if "game" in tables and "alembic_version" not in tables:
             command.stamp(config, FIRST)
         command.upgrade(config, revision)
+
+
+@functools.cache
+def _head():
+    """The latest migration's revision, read from the scripts once a process."""
+    config = Config()
+    config.set_main_option("script_location", MIGRATIONS)
+    return ScriptDirectory.from_config(config).get_current_head()
