@@ -304,3 +304,41 @@ def test_a_voided_game_counts_nowhere_stays_shown_marked_and_can_be_counted_agai
     assert "Yuki" in offered_before and "Yuki" not in new_game_page  # no quick pick from a game left out
     assert counted.status_code == 302 and after == before
     assert "Practice counted in the season again." in text_of(guest.get("/club"))
+
+
+def game_entries(app):
+    from scorekeeper.db.models import GameChange
+
+    with app.app_context():
+        return db.session.execute(select(GameChange.id, GameChange.action).order_by(GameChange.id)).all()
+
+
+def test_a_game_dated_on_the_day_it_was_played_moves_in_the_season_and_each_game_change_undoes(app, client):
+    game_id = create_game(client, SIX, name="Imported late")
+    secretary = make_secretary(app, app.test_client())
+    in_november = "/stats.json?since=2026-11-01&until=2026-11-30"
+
+    refused = post_form(secretary, "/club/date", "/club", {"game": str(game_id), "day": "2026-13-40"})
+    dated = post_form(secretary, "/club/date", "/club", {"game": str(game_id), "day": "2026-11-06"})
+    counted_in_november = client.get(in_november).get_json()["players"]
+    post_form(secretary, "/club/date", "/club", {"game": str(game_id), "day": "2026-11-07"})
+    voided = post_form(secretary, "/club/void", "/club", {"game": str(game_id), "reason": "Imported twice"})
+    (first_date, _date), (second_date, _again), (void_entry, _void) = game_entries(app)
+    blocked = post_form(secretary, "/club/games/undo", "/club", {"change": str(first_date)})
+    undone = [post_form(secretary, "/club/games/undo", "/club", {"change": str(entry)})
+              for entry in (void_entry, second_date)]  # a date and a void stand apart: either order
+    page = text_of(secretary.get("/club"))
+
+    assert refused.status_code == 400 and 'value="2026-13-40"' in refused.get_data(as_text=True)
+    assert "Write the day as year-month-day" in text_of(refused)
+    assert dated.status_code == 302 and len(counted_in_november) == 6
+    assert voided.status_code == 302
+    assert blocked.status_code == 400 and "The game was changed again since. Undo that change first." in text_of(
+        blocked)
+    assert [response.status_code for response in undone] == [302, 302]
+    assert [player["games"] for player in client.get(in_november).get_json()["players"]] == [1] * 6  # the 6th
+    assert len(client.get("/stats.json").get_json()["players"]) == 6  # and counted again
+    assert "Imported late dated 2026-11-06 (it was" in page
+    assert "Imported late counted in the season again." in page
+    assert [action for _id, action in game_entries(app)] == ["date", "date", "void", "count", "date"]
+    assert post_form(secretary, "/club/games/undo", "/club", {"change": str(first_date)}).status_code == 400

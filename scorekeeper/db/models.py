@@ -265,15 +265,17 @@ class GameSummary(db.Model):
     facts: Mapped[str] = mapped_column(Text)  # JSON
 
 
-class VoidChange(db.Model):
-    """One entry of the club's trail of games: a game left out of the season ("void"), or counted again
-    ("count"), with the reason given, and the name of the secretary's device."""
+class GameChange(db.Model):
+    """One entry of the club's trail of games: a game left out of the season ("void", with its reason),
+    counted again ("count", keeping the reason it had), or its date changed ("date", ``facts`` holding the
+    days before and after), with the name of the secretary's device."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
     at: Mapped[datetime] = mapped_column(default=utcnow)
-    action: Mapped[str] = mapped_column(String(16))  # "void", "count"
+    action: Mapped[str] = mapped_column(String(16))  # "void", "count", "date"
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     reason: Mapped[str | None] = mapped_column(String(VOID_REASON_LENGTH))
+    facts: Mapped[str | None] = mapped_column(Text)  # JSON: a date change's "before" and "after" days
     device: Mapped[str | None] = mapped_column(String(DEVICE_NAME_LENGTH))
 
 

@@ -30,7 +30,16 @@ only ``service/writing.py``.
 """
 
 from . import summary  # noqa: F401
-from .club import count_game_again, new_secretary_key, secretary_key, void_game  # noqa: F401
+from .club import (  # noqa: F401
+    change_game_date,
+    count_game_again,
+    game_change_refusal,
+    new_secretary_key,
+    secretary_key,
+    touched,
+    undo_game_change,
+    void_game,
+)
 from .entries import Action  # noqa: F401
 from .errors import (  # noqa: F401
     Conflict,

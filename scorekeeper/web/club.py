@@ -7,10 +7,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import aliased
 
 from .. import service
-from ..db.models import Game, Person, PersonChange, VoidChange, db
+from ..db.models import Game, GameChange, Person, PersonChange, db
 from .access import DEVICE_NAME, device_name, grant_secretary, is_secretary, matches, require_secretary
-from .explain import club_entry, describe, people_changed_meanwhile, void_entry
-from .forms import BaseForm, DeviceForm, UndoMergeForm, VoidForm
+from .explain import club_entry, describe, game_entry, people_changed_meanwhile
+from .forms import BaseForm, DateForm, DeviceForm, UndoMergeForm, VoidForm
 from .i18n import _
 from .responses import CONFLICT, INVALID
 
@@ -108,7 +108,46 @@ def count_again(game_id):
     return redirect(url_for("club.club"))
 
 
-def _club_page(form=None, problem=None, void_form=None):
+@bp.post("/club/date")
+def date_game():
+    """Date a game on the day it was played (a secretary only): the season's filters count it there."""
+    require_secretary()
+    form = DateForm(request.form)
+    game = None if not form.validate() or form.game.data is None else db.session.get(Game, form.game.data)
+    if game is None:
+        if not form.errors:
+            form.game.errors = [_("Choose the game to date.")]
+        return _club_page(date_form=form), INVALID
+    name = game.name
+    try:
+        service.change_game_date(game, form.day.day, device_name())
+    except service.Conflict:
+        form.game.errors = [_("That game changed just now; nothing was saved. Check and try again.")]
+        return _club_page(date_form=form), CONFLICT
+    flash(_("%(name)s is dated %(day)s.", name=name, day=form.day.day.isoformat()), "success")
+    return redirect(url_for("club.club"))
+
+
+@bp.post("/club/games/undo")
+def undo_game_change():
+    """Undo a game left out, counted again or dated (a secretary only), while it is the game's newest entry."""
+    require_secretary()
+    form = UndoMergeForm(request.form)
+    entry = None if not form.validate() or form.change.data is None else db.session.get(GameChange,
+                                                                                          form.change.data)
+    if entry is None:
+        return _club_page(problem=form.csrf_error or _("Choose the change to undo.")), INVALID
+    try:
+        service.undo_game_change(entry, db.session.get(Game, entry.game_id), device_name())
+    except service.PeopleRefused as error:
+        return _club_page(problem=describe(error)), INVALID
+    except service.Conflict:
+        return _club_page(problem=_("That game changed just now; nothing was saved. Check and try again.")), CONFLICT
+    flash(_("The change is undone."), "success")
+    return redirect(url_for("club.club"))
+
+
+def _club_page(form=None, problem=None, void_form=None, date_form=None):
     """The club's page; a form refused is shown again as typed, a refused undo with its reason."""
     form = form or DeviceForm(data={"name": device_name() or ""})
     person, other = aliased(Person), aliased(Person)
@@ -119,19 +158,27 @@ def _club_page(form=None, problem=None, void_form=None):
         .order_by(PersonChange.id.desc()).limit(SHOWN_ENTRIES)
     ).all()
     trail = [entry for entry, _name, _other in entries]
-    lines = [(entry, club_entry(entry, name, other_name), service.merge_refusal(entry, trail) is None)
+    lines = [(entry, club_entry(entry, name, other_name),
+              url_for("club.undo") if service.merge_refusal(entry, trail) is None else None)
              for entry, name, other_name in entries]
-    voids = db.session.execute(
-        select(VoidChange, Game.name).join(Game, Game.id == VoidChange.game_id)
-        .order_by(VoidChange.id.desc()).limit(SHOWN_ENTRIES)).all()
-    lines += [(entry, void_entry(entry, name), False) for entry, name in voids]
+    game_entries = db.session.execute(
+        select(GameChange, Game.name).join(Game, Game.id == GameChange.game_id)
+        .order_by(GameChange.id.desc()).limit(SHOWN_ENTRIES)).all()
+    newest = {}
+    for entry, _name in game_entries:  # newest first: the first seen of what an entry changed is the newest
+        newest.setdefault(service.touched(entry), entry.id)
+    lines += [(entry, game_entry(entry, name),
+               url_for("club.undo_game_change") if service.game_change_refusal(entry, newest) is None else None)
+              for entry, name in game_entries]
     lines.sort(key=lambda line: line[0].at, reverse=True)
     voided = db.session.execute(
         select(Game.id, Game.name, Game.voided_at, Game.void_reason).where(Game.voided_at.is_not(None))
         .order_by(Game.voided_at.desc())).all()
-    counted = db.session.execute(
-        select(Game.id, Game.name, Game.created_at).where(Game.voided_at.is_(None))
+    recent = db.session.execute(
+        select(Game.id, Game.name, Game.created_at, Game.voided_at)
         .order_by(Game.id.desc()).limit(VOIDABLE_GAMES)).all()
+    counted = [game for game in recent if game.voided_at is None]
     return render_template("club/index.html", lines=lines[:SHOWN_ENTRIES], secretary=is_secretary(), form=form,
                            undo_form=UndoMergeForm(), void_form=void_form or VoidForm(), voided=voided,
+                           date_form=date_form or DateForm(), recent=recent,
                            counted=counted, problem=problem, device=device_name())

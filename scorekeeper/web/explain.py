@@ -261,6 +261,8 @@ def _people_refused(error, _names):
         return _("One of them was merged into someone else since. Undo that merge first.")
     if error.reason == "later_rename":
         return _("This player was renamed again since. Undo that rename first.")
+    if error.reason == "later_change":
+        return _("The game was changed again since. Undo that change first.")
     return _("Only a rename or a merge can be undone.")
 
 
@@ -479,8 +481,12 @@ def club_entry(entry, name, other_name):
              merged=other_name, name=name)
 
 
-def void_entry(entry, game_name):
-    """One sentence for an entry of the club's trail of games (``VoidChange``)."""
+def game_entry(entry, game_name):
+    """One sentence for an entry of the club's trail of games (``GameChange``)."""
     if entry.action == "void":
         return _("%(game)s left out of the season: %(reason)s", game=game_name, reason=entry.reason)
-    return _("%(game)s counted in the season again.", game=game_name)
+    if entry.action == "count":
+        return _("%(game)s counted in the season again.", game=game_name)
+    facts = json.loads(entry.facts)
+    return _("%(game)s dated %(after)s (it was %(before)s).", game=game_name, after=facts["after"],
+             before=facts["before"])

@@ -546,6 +546,24 @@ class VoidForm(BaseForm):
             raise ValidationError(_("A reason cannot hold line breaks or invisible characters."))
 
 
+class DateForm(BaseForm):
+    """A game and the day it was played (the club's secretary's), for the season's filters."""
+
+    game = WholeNumberField(maximum=LARGEST_ID, message=lazy_gettext("Choose the game to date."),
+                            validators=[InputRequired(lazy_gettext("Choose the game to date."))])
+    day = StringField()
+
+    def validate_day(self, field):
+        field.day = _day(field.data)
+        if field.day is None:
+            raise ValidationError(_("Enter the day the game was played, like 2026-12-01."))
+        if not EARLIEST_GAME_DAY <= field.day <= date.today() + timedelta(days=1):
+            raise ValidationError(_("Enter a day from %(first)s to today.", first=EARLIEST_GAME_DAY.isoformat()))
+
+
+EARLIEST_GAME_DAY = date(1900, 1, 1)
+
+
 class SeasonForm(Form):
     """The season's filters, read from the address: games created (or imported) from ``since`` to
     ``until`` (both days included), people with at least ``min_games`` games."""

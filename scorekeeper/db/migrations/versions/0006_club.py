@@ -1,5 +1,6 @@
 """The club: its secretary's key, the device behind each change to people, names that stay as chosen, and
-games left out of the season (voided), with the trail of voids, and each game's summary for the games list.
+games left out of the season (voided) and games' dates, with their trail, and each game's summary for the
+games list.
 
 Revision ID: 0006
 Revises: 0005
@@ -31,15 +32,16 @@ def upgrade():
     op.add_column("game", sa.Column("voided_at", sa.DateTime(), nullable=True))
     op.add_column("game", sa.Column("void_reason", sa.String(200), nullable=True))
     op.create_table(
-        "void_change",
+        "game_change",
         sa.Column("id", sa.Integer(), primary_key=True),
         sa.Column("at", sa.DateTime(), nullable=False),
         sa.Column("action", sa.String(16), nullable=False),
         sa.Column("game_id", sa.Integer(), sa.ForeignKey("game.id", ondelete="CASCADE"), nullable=False),
         sa.Column("reason", sa.String(200), nullable=True),
+        sa.Column("facts", sa.Text(), nullable=True),
         sa.Column("device", sa.String(40), nullable=True),
     )
-    op.create_index("ix_void_change_game_id", "void_change", ["game_id"])
+    op.create_index("ix_game_change_game_id", "game_change", ["game_id"])
     # Filled by each write from now on, and for older games by `flask rebuild-summaries`
     # (until then the games list derives them from the hands).
     op.create_table(
@@ -69,8 +71,8 @@ def _first_spellings():
 
 def downgrade():
     op.drop_table("game_summary")
-    op.drop_index("ix_void_change_game_id", "void_change")
-    op.drop_table("void_change")
+    op.drop_index("ix_game_change_game_id", "game_change")
+    op.drop_table("game_change")
     with op.batch_alter_table("game") as batch:
         batch.drop_column("void_reason")
         batch.drop_column("voided_at")
