@@ -710,8 +710,8 @@ def people_requests(draw, table):
     """A read of the club's pages, or a change to people or to the club sent by the secretary or a guest."""
     person = draw(person_ids(table))
     other = draw(person_ids(table).map(str) | JUNK)
-    action = draw(st.sampled_from(["rename", "merge", "undo", "club undo", "device", "page", "season", "stats",
-                                   "club", "link"]))
+    action = draw(st.sampled_from(["rename", "merge", "undo", "club undo", "device", "void", "date", "count",
+                                   "game undo", "page", "season", "stats", "club", "link"]))
     if action in ("page", "season", "stats", "club", "link"):
         url = {"page": f"/players/{person}", "season": "/players", "stats": "/stats.json", "club": "/club",
                "link": f"/club/secretary/{draw(JUNK)}"}[action]
@@ -720,14 +720,22 @@ def people_requests(draw, table):
                                                              "-wins", "points_per_hand", "name"]), max_size=4))
         return "GET", url, query, None, table.stranger
     sender = draw(st.sampled_from([table.scorer, table.scorer, table.stranger]))
+    game = draw(st.sampled_from([str(game_id) for game_id in table.ids()] + ["0", "999"]) | JUNK)
     base = token(draw, table, sender)
     base += {"rename": [("name", draw(st.sampled_from(["Ana", "ＡＮＡ", "Zed", " bo ", "x" * 41, "Zed\u2028",
                                                        "\u202eZed", "\u0301\u0301"]) | JUNK))],
              "merge": [("other", other)],
              "undo": [("change", draw(st.sampled_from(["1", "0"]) | JUNK))],
              "club undo": [("change", draw(st.sampled_from(["1", "0", " "]) | JUNK))],
-             "device": [("name", draw(st.sampled_from(["Ana's phone", "", "x" * 41, "a\u2029b"]) | JUNK))]}[action]
-    url = {"club undo": "/club/undo", "device": "/club/device"}.get(action, f"/players/{person}/{action}")
+             "device": [("name", draw(st.sampled_from(["Ana's phone", "", "x" * 41, "a\u2029b"]) | JUNK))],
+             "void": [("game", game), ("reason", draw(st.sampled_from(["Practice", "", "x" * 201]) | JUNK))],
+             "date": [("game", game), ("day", draw(st.sampled_from(["2026-11-06", "2026-02-30", "1899-12-31",
+                                                                    "9999-12-31", ""]) | JUNK))],
+             "count": [],
+             "game undo": [("change", draw(st.sampled_from(["1", "0", " "]) | JUNK))]}[action]
+    url = {"club undo": "/club/undo", "device": "/club/device", "void": "/club/void", "date": "/club/date",
+           "count": f"/club/games/{game}/count", "game undo": "/club/games/undo"}.get(
+        action, f"/players/{person}/{action}")
     return "POST", url, None, draw(hostile(base)), sender
 
 
