@@ -248,6 +248,30 @@ def test_nobody_joins_while_a_hand_is_being_played_trick_by_trick(in_app):
     assert fresh(game.id).seat_changes == []
 
 
+def test_nobody_joins_while_the_open_hands_kitty_stands_even_with_its_tricks_taken_back(in_app):
+    """Regression (found by the state machine on PostgreSQL): a join after the tricks were taken back but
+    not the kitty left a kitty of another table's deal, and every page of the game failed (R1, R3)."""
+    game = new_game(7)  # 104 cards to 7: a kitty of 6
+    service.record_hand(game, random_taken(random.Random(1), 7), None, False, game.revision)
+    game = fresh(game.id)
+    while game.trick_log is None or not game.trick_log.kitty:
+        game = play_next(game)
+    while service.take_back_trick(game, game.revision) is not None:
+        game = fresh(game.id)
+
+    with pytest.raises(service.HandUnderWay) as refused:
+        service.seat_player(game, "Zoë", 0, 0, game.revision)
+    game = fresh(game.id)
+    kitty = next(line for line in service.trail(game) if line.action is service.Action.KITTY)
+    service.undo(game, kitty.change.id, game.revision)
+    game = fresh(game.id)
+    service.seat_player(game, "Zoë", 0, 0, game.revision)
+
+    assert refused.value.kitty_only
+    assert [change.kind for change in fresh(game.id).seat_changes] == ["join"]
+    service.open_play(fresh(game.id))  # eight players, no kitty: the hand plays on
+
+
 def test_a_seat_change_waits_for_the_tricks_to_be_taken_back_and_names_them(in_app):
     game = new_game()
     service.record_hand(game, random_taken(random.Random(1), 9), None, False, game.revision)

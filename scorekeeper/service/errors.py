@@ -52,14 +52,16 @@ class PeopleRefused(Exception):
 
 
 class HandUnderWay(rules.RuleError):
-    """A player joining or leaving (or such a change undone) while the open hand has tricks entered: the
-    tricks were played by the table as it sits (R1); ``number`` is the hand."""
+    """A player joining or leaving (or such a change undone) while the open hand has tricks entered, or
+    its kitty (``kitty_only``: its tricks taken back, the kitty not): they were dealt to the table as it
+    sits (R1, R3); ``number`` is the hand."""
 
     rule = "R1"
 
-    def __init__(self, number):
+    def __init__(self, number, kitty_only=False):
         super().__init__(f"hand {number} is being played trick by trick: nobody joins or leaves now")
         self.number = number
+        self.kitty_only = kitty_only
 
 
 class KittyNeeded(Exception):

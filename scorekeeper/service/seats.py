@@ -79,10 +79,11 @@ def _add_seat_change(game, change, name, based_on):
 
 
 def refuse_while_under_way(game):
-    """Raise ``HandUnderWay`` when the open hand has tricks entered (by the table as it sits now)."""
+    """Raise ``HandUnderWay`` when the open hand has tricks entered, or its kitty (by the table as it sits
+    now: another table's deal holds another kitty, R3)."""
     log = game.trick_log
-    if log is not None and log.tricks:
-        raise HandUnderWay(len(game.hands) + 1)
+    if log is not None and (log.tricks or log.kitty):
+        raise HandUnderWay(len(game.hands) + 1, kitty_only=not log.tricks)
 
 
 def seated(game, change, name, row_id=None, player_id=None):

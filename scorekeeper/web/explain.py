@@ -228,6 +228,9 @@ def _conflict(_error, _names):
 
 
 def _hand_under_way(error, _names):
+    if error.kitty_only:
+        return _("Hand %(number)d's kitty was entered for the table as it sits: undo that entry on the "
+                 "trail, or record the hand, before anyone joins or leaves (R1, R3).", number=error.number)
     return _("Hand %(number)d is being played trick by trick, by the table as it sits: take its tricks back, "
              "or record it, before anyone joins or leaves (R1).", number=error.number)
 
