@@ -9,10 +9,10 @@ from sqlalchemy.orm import aliased
 from .. import service
 from ..db.models import Game, GameChange, Person, PersonChange, db
 from .access import DEVICE_NAME, device_name, grant_secretary, is_secretary, matches, require_secretary
-from .explain import club_entry, describe, game_entry, people_changed_meanwhile
+from .explain import club_entry, describe, game_changed_meanwhile, game_entry, people_changed_meanwhile
 from .forms import BaseForm, DateForm, DeviceForm, UndoMergeForm, VoidForm
 from .i18n import _
-from .responses import CONFLICT, INVALID
+from .responses import CONFLICT, INVALID, chosen
 
 bp = Blueprint("club", __name__)
 
@@ -53,18 +53,31 @@ def name_device():
 @bp.post("/club/undo")
 def undo():
     """Undo a rename or a merge of the club's trail (a secretary only); undoing a rename releases its spelling."""
+    return _undo(PersonChange, lambda change: service.undo_change(change, device_name()), people_changed_meanwhile)
+
+
+@bp.post("/club/games/undo")
+def undo_game_change():
+    """Undo a game left out, counted again or dated (a secretary only), while no later change to the same
+    thing of the game stands in its way."""
+    return _undo(GameChange, lambda entry: service.undo_game_change(
+        entry, db.session.get(Game, entry.game_id), device_name()), game_changed_meanwhile)
+
+
+def _undo(model, undo_entry, meanwhile):
+    """Undo the entry of ``model`` the form chose, with ``undo_entry``; the club's page with the reason if
+    it is refused (400), or if another device changed it first (409, ``meanwhile``'s words)."""
     require_secretary()
     form = UndoMergeForm(request.form)
-    change = None if not form.validate() or form.change.data is None else db.session.get(PersonChange,
-                                                                                            form.change.data)
-    if change is None:
+    entry = chosen(model, form.change) if form.validate() else None
+    if entry is None:
         return _club_page(problem=form.csrf_error or _("Choose the change to undo.")), INVALID
     try:
-        service.undo_change(change, device_name())
+        undo_entry(entry)
     except service.PeopleRefused as error:
         return _club_page(problem=describe(error)), INVALID
     except service.Conflict:
-        return _club_page(problem=people_changed_meanwhile()), CONFLICT
+        return _club_page(problem=meanwhile()), CONFLICT
     flash(_("The change is undone."), "success")
     return redirect(url_for("club.club"))
 
@@ -72,22 +85,41 @@ def undo():
 @bp.post("/club/void")
 def void():
     """Leave a game out of the season, with a reason (a secretary only)."""
-    require_secretary()
     form = VoidForm(request.form)
-    game = None if not form.validate() or form.game.data is None else db.session.get(Game, form.game.data)
+    return _change_chosen_game(
+        form, "void_form", _("Choose the game to leave out."),
+        lambda game: service.void_game(game, form.reason.data, device_name()),
+        _("That game was left out, or changed, just now; nothing was saved. Check and try again."),
+        lambda name: _("%(name)s is left out of the season: it counts in no figure until it is counted again.",
+                       name=name))
+
+
+@bp.post("/club/date")
+def date_game():
+    """Date a game on the day it was played (a secretary only): the season's filters count it there."""
+    form = DateForm(request.form)
+    return _change_chosen_game(
+        form, "date_form", _("Choose the game to date."),
+        lambda game: service.change_game_date(game, form.day.day, device_name()), game_changed_meanwhile(),
+        lambda name: _("%(name)s is dated %(day)s.", name=name, day=form.day.day.isoformat()))
+
+
+def _change_chosen_game(form, form_name, not_chosen, change, meanwhile, done):
+    """Make ``change`` to the game that ``form`` (``form_name`` on the club's page) chose, a secretary only;
+    the page with the form as typed if it is refused (400) or another device was first (409)."""
+    require_secretary()
+    game = chosen(Game, form.game) if form.validate() else None
     if game is None:
         if not form.errors:
-            form.game.errors = [_("Choose the game to leave out.")]
-        return _club_page(void_form=form), INVALID
-    name = game.name
+            form.game.errors = [not_chosen]
+        return _club_page(**{form_name: form}), INVALID
+    name = game.name  # read now: after the commit the game is expired
     try:
-        service.void_game(game, form.reason.data, device_name())
+        change(game)
     except service.Conflict:
-        form.game.errors = [_("That game was left out, or changed, just now; nothing was saved. Check and try "
-                              "again.")]
-        return _club_page(void_form=form), CONFLICT
-    flash(_("%(name)s is left out of the season: it counts in no figure until it is counted again.", name=name),
-          "success")
+        form.game.errors = [meanwhile]
+        return _club_page(**{form_name: form}), CONFLICT
+    flash(done(name), "success")
     return redirect(url_for("club.club"))
 
 
@@ -105,45 +137,6 @@ def count_again(game_id):
     except service.Conflict:
         return _club_page(problem=_("That game counts in the season already.")), CONFLICT
     flash(_("%(name)s counts in the season again.", name=name), "success")
-    return redirect(url_for("club.club"))
-
-
-@bp.post("/club/date")
-def date_game():
-    """Date a game on the day it was played (a secretary only): the season's filters count it there."""
-    require_secretary()
-    form = DateForm(request.form)
-    game = None if not form.validate() or form.game.data is None else db.session.get(Game, form.game.data)
-    if game is None:
-        if not form.errors:
-            form.game.errors = [_("Choose the game to date.")]
-        return _club_page(date_form=form), INVALID
-    name = game.name
-    try:
-        service.change_game_date(game, form.day.day, device_name())
-    except service.Conflict:
-        form.game.errors = [_("That game changed just now; nothing was saved. Check and try again.")]
-        return _club_page(date_form=form), CONFLICT
-    flash(_("%(name)s is dated %(day)s.", name=name, day=form.day.day.isoformat()), "success")
-    return redirect(url_for("club.club"))
-
-
-@bp.post("/club/games/undo")
-def undo_game_change():
-    """Undo a game left out, counted again or dated (a secretary only), while it is the game's newest entry."""
-    require_secretary()
-    form = UndoMergeForm(request.form)
-    entry = None if not form.validate() or form.change.data is None else db.session.get(GameChange,
-                                                                                          form.change.data)
-    if entry is None:
-        return _club_page(problem=form.csrf_error or _("Choose the change to undo.")), INVALID
-    try:
-        service.undo_game_change(entry, db.session.get(Game, entry.game_id), device_name())
-    except service.PeopleRefused as error:
-        return _club_page(problem=describe(error)), INVALID
-    except service.Conflict:
-        return _club_page(problem=_("That game changed just now; nothing was saved. Check and try again.")), CONFLICT
-    flash(_("The change is undone."), "success")
     return redirect(url_for("club.club"))
 
 

@@ -470,6 +470,11 @@ def people_changed_meanwhile():
     return _("Someone else changed the players just now, so nothing was saved. Check and try again.")
 
 
+def game_changed_meanwhile():
+    """Another device changed the game first: nothing was saved."""
+    return _("That game changed just now; nothing was saved. Check and try again.")
+
+
 def club_entry(entry, name, other_name):
     """One sentence for an entry of the club's trail (``PersonChange``): ``name`` is its person's name now,
     ``other_name`` the other person's (a merge's)."""

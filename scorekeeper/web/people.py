@@ -20,7 +20,7 @@ from .access import device_name, is_secretary, require_secretary
 from .explain import describe, people_changed_meanwhile
 from .forms import MergeForm, RenameForm, SeasonForm, UndoMergeForm
 from .i18n import _
-from .responses import CONFLICT, INVALID
+from .responses import CONFLICT, INVALID, chosen
 from .season import COLUMNS, Played, chosen_sort, figure_text, season, sorted_records
 
 bp = Blueprint("people", __name__)
@@ -88,7 +88,7 @@ def merge(person_id):
     require_secretary()
     shown = _live_person_or_404(person_id)
     form = MergeForm(request.form)
-    other = _chosen(Person, form.other) if form.validate() else None
+    other = chosen(Person, form.other) if form.validate() else None
     if other is None:
         if not form.errors:
             form.other.errors = [_("Choose who to merge.")]
@@ -99,12 +99,6 @@ def merge(person_id):
     flash(_("%(merged)s merged into %(name)s: their games now count for %(name)s. Undo it below if it was wrong.",
             merged=other.name, name=shown.name), "success")
     return redirect(url_for("people.person", person_id=person_id))
-
-
-def _chosen(model, field):
-    """The ``model`` row a validated id ``field`` names; None if there is none, or if only spaces were sent
-    (they pass InputRequired, and leave the field's data None)."""
-    return None if field.data is None else db.session.get(model, field.data)
 
 
 def _refused(shown, field, change, **forms):
@@ -127,7 +121,7 @@ def undo_merge(person_id):
     require_secretary()
     shown = _live_person_or_404(person_id)
     form = UndoMergeForm(request.form)
-    change = _chosen(PersonChange, form.change) if form.validate() else None
+    change = chosen(PersonChange, form.change) if form.validate() else None
     if change is None or change.person_id != shown.id or change.action != "merge":
         return _person_page(shown, problem=form.csrf_error or _("Choose the merge to undo.")), INVALID
     try:

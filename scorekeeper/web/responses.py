@@ -1,5 +1,6 @@
-"""What several blueprints answer alike: the statuses of a refused or conflicting form, and a game loaded
-with a permission (``load_game(id, scorer=True)``, as flaskr's ``get_post(id, check_author=True)``)."""
+"""What several blueprints answer alike: the statuses of a refused or conflicting form, the row a form
+chose, and a game loaded with a permission (``load_game(id, scorer=True)``, as flaskr's
+``get_post(id, check_author=True)``)."""
 
 from flask import abort, after_this_request
 from sqlalchemy.orm import joinedload, selectinload
@@ -17,6 +18,12 @@ GAME_LOADING = [
     selectinload(Game.changes),
     selectinload(Game.seat_changes),
 ]
+
+
+def chosen(model, field):
+    """The ``model`` row that a validated id ``field`` names; None if there is none, or if only spaces were
+    sent (they pass InputRequired, and leave the field's data None)."""
+    return None if field.data is None else db.session.get(model, field.data)
 
 
 def load_game(game_id, scorer=False):
