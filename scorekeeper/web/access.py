@@ -25,8 +25,13 @@ KEPT_GAMES = 40  # passes of the newest games only: the session cookie stays wel
 
 def scorer_pass(scorer_key):
     """What the session keeps to prove it holds ``scorer_key``: a keyed hash, useless without the app's secret."""
+    return _pass_of(b"scorer key ", scorer_key)
+
+
+def _pass_of(kind, key):
+    """A keyed hash of ``key`` with the app's secret, ``kind`` telling a scorer's pass from a secretary's."""
     secret = current_app.config["SECRET_KEY"].encode()
-    return hmac.new(secret, b"scorer key " + scorer_key.encode(), hashlib.sha256).hexdigest()
+    return hmac.new(secret, kind + key.encode(), hashlib.sha256).hexdigest()
 
 
 def grant(game):
@@ -81,8 +86,7 @@ DEVICE_NAME = "device_name"  # what a secretary calls this device, kept on the c
 
 def secretary_pass(secretary_key):
     """What the session keeps to prove it holds the club's ``secretary_key`` (as ``scorer_pass``)."""
-    secret = current_app.config["SECRET_KEY"].encode()
-    return hmac.new(secret, b"secretary key " + secretary_key.encode(), hashlib.sha256).hexdigest()
+    return _pass_of(b"secretary key ", secretary_key)
 
 
 def grant_secretary(secretary_key):
