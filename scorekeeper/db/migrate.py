@@ -54,6 +54,4 @@ def upgrade(revision="head"):
 @functools.cache
 def _head():
     """The latest migration's revision, read from the scripts once a process."""
-    config = Config()
-    config.set_main_option("script_location", MIGRATIONS)
-    return ScriptDirectory.from_config(config).get_current_head()
+    return ScriptDirectory.from_config(alembic_config(None)).get_current_head()

@@ -18,8 +18,8 @@ from datetime import date, datetime
 from sqlalchemy import select, update
 
 from ..db.models import Club, Game, GameChange, db, utcnow
-from .errors import Conflict, PeopleRefused
-from .writing import writing
+from .errors import PeopleRefused
+from .writing import update_one, writing
 
 CLUB = 1  # the one row of ``Club``
 
@@ -42,7 +42,8 @@ def void_game(game, reason, device=None):
     device was first) or the game changed meanwhile. Its pages move on (a new revision) to show the mark."""
     game_id = game.id
     with writing(game, game.revision, same_figures=True):  # the games list reads the mark from the game
-        _moved(game_id, Game.voided_at.is_(None), voided_at=utcnow(), void_reason=reason)
+        update_one(update(Game).where(Game.id == game_id, Game.voided_at.is_(None))
+                   .values(voided_at=utcnow(), void_reason=reason))
         db.session.add(GameChange(action="void", game_id=game_id, reason=reason, device=device))
 
 
@@ -51,7 +52,8 @@ def count_game_again(game, device=None):
     reason it was left out for, so that undoing it leaves it out again for that reason."""
     game_id, reason = game.id, game.void_reason
     with writing(game, game.revision, same_figures=True):
-        _moved(game_id, Game.voided_at.is_not(None), voided_at=None, void_reason=None)
+        update_one(update(Game).where(Game.id == game_id, Game.voided_at.is_not(None))
+                   .values(voided_at=None, void_reason=None))
         db.session.add(GameChange(action="count", game_id=game_id, reason=reason, device=device))
 
 
@@ -63,7 +65,7 @@ def change_game_date(game, day, device=None):
     if after == before:
         return
     with writing(game, game.revision, same_figures=True):
-        _moved(game_id, Game.created_at == before, created_at=after)
+        update_one(update(Game).where(Game.id == game_id, Game.created_at == before).values(created_at=after))
         facts = {"before": before.date().isoformat(), "after": day.isoformat()}
         db.session.add(GameChange(action="date", game_id=game_id, facts=json.dumps(facts), device=device))
 
@@ -96,10 +98,3 @@ def undo_game_change(entry, game, device=None):
     else:
         change_game_date(game, date.fromisoformat(json.loads(entry.facts)["before"]), device)
 
-
-def _moved(game_id, now, **values):
-    """Update game ``game_id`` where it still is as the caller found it (``now``), or raise ``Conflict``."""
-    moved = db.session.execute(update(Game).where(Game.id == game_id, now).values(**values),
-                               execution_options={"synchronize_session": False})
-    if moved.rowcount != 1:
-        raise Conflict()

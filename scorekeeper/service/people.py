@@ -15,7 +15,7 @@ from ..db.models import (
 from .errors import Conflict, PeopleRefused
 from .names import key as name_key
 from .names import refuse_repeats
-from .writing import inserted, writing
+from .writing import inserted, update_one, writing
 
 
 def people_of(names):
@@ -60,8 +60,7 @@ def rename_person(person, name, device=None):
         owner = db.session.execute(select(PersonName.person_id).where(PersonName.key == key)).scalar()
         if owner is not None and owner != person_id:
             raise PeopleRefused("name_taken", name=name)
-        db.session.execute(update(Person).where(Person.id == person_id).values(name=name),
-                           execution_options={"synchronize_session": False})
+        update_one(update(Person).where(Person.id == person_id).values(name=name))
         if owner is None:
             db.session.add(PersonName(key=key, person_id=person_id))
         facts = {"before": before, "after": name, "spelling_added": owner is None}
@@ -126,8 +125,7 @@ def undo_merge(change, device=None):
         # A survivor shown by one of the spellings going back is shown as before the merge.
         survivor_name = db.session.execute(select(Person.name).where(Person.id == survivor_id)).scalar_one()
         if name_key(survivor_name) in spellings:
-            db.session.execute(update(Person).where(Person.id == survivor_id).values(name=facts["name"]),
-                               execution_options={"synchronize_session": False})
+            update_one(update(Person).where(Person.id == survivor_id).values(name=facts["name"]))
         db.session.add(PersonChange(action="undo", person_id=survivor_id, other_id=merged_id, device=device,
                                     undoes_id=change_id, facts=json.dumps({"players": players})))
     return change
@@ -146,8 +144,7 @@ def undo_rename(change, device=None):
         shown = db.session.execute(select(Person.name).where(Person.id == person_id)).scalar_one()
         if shown != facts["after"]:
             raise Conflict()  # renamed again meanwhile
-        db.session.execute(update(Person).where(Person.id == person_id).values(name=facts["before"]),
-                           execution_options={"synchronize_session": False})
+        update_one(update(Person).where(Person.id == person_id).values(name=facts["before"]))
         spelling = name_key(facts["after"])
         typed = any(name_key(name) == spelling for name in db.session.execute(
             select(Player.name).where(Player.person_id == person_id)).scalars())
@@ -201,11 +198,7 @@ def _claim_people(claims):
     people queue on PostgreSQL's row locks instead of deadlocking."""
     for person_id, merged_into, becomes in sorted(claims):
         now = Person.merged_into_id.is_(None) if merged_into is None else Person.merged_into_id == merged_into
-        moved = db.session.execute(
-            update(Person).where(Person.id == person_id, now).values(merged_into_id=becomes),
-            execution_options={"synchronize_session": False})
-        if moved.rowcount != 1:
-            raise Conflict()
+        update_one(update(Person).where(Person.id == person_id, now).values(merged_into_id=becomes))
 
 
 def _moved(model, returned, where, person_id):

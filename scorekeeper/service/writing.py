@@ -84,11 +84,13 @@ def _commit(keep_what_was_written):
 
 def claim(game_id, based_on):
     """Move the game's revision on from ``based_on``, or raise ``Conflict``: another device moved it first."""
-    moved = db.session.execute(
-        update(Game).where(Game.id == game_id, Game.revision == based_on).values(revision=Game.revision + 1),
-        execution_options={"synchronize_session": False},
-    )
-    if moved.rowcount != 1:
+    update_one(update(Game).where(Game.id == game_id, Game.revision == based_on).values(revision=Game.revision + 1))
+
+
+def update_one(statement):
+    """Run an UPDATE that must change exactly one row (the row still as the caller found it), or raise
+    ``Conflict``: another device changed it first."""
+    if db.session.execute(statement, execution_options={"synchronize_session": False}).rowcount != 1:
         raise Conflict()
 
 
