@@ -62,7 +62,7 @@ from .games import (  # noqa: F401
     restore_backup,
 )
 from .hands import correct_hand, record_hand, remove_hand  # noqa: F401
-from .people import merge_people, merge_refusal, rename_person, undo_change, undo_merge, undo_rename  # noqa: F401
+from .people import merge_people, person_change_refusal, rename_person, undo_change, undo_merge, undo_rename  # noqa: F401
 from .seats import change_house_rules, seat_player, see_off  # noqa: F401
 from .trail import Subject, TrailLine, take_back_trick, trail, trail_line, undo  # noqa: F401
 from .tricks import enter_kitty, kitty_needed, open_play, play_trick  # noqa: F401

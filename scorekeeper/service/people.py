@@ -105,7 +105,7 @@ def undo_merge(change, device=None):
     Both people are claimed inside the transaction: the one who remained must
     still be unmerged, the other still merged into them (else ``Conflict``).
     """
-    refusal = merge_refusal(change, _people_trail())
+    refusal = person_change_refusal(change, _people_trail())
     if refusal is not None:
         raise PeopleRefused(refusal)
     facts = json.loads(change.facts)
@@ -134,7 +134,7 @@ def undo_merge(change, device=None):
 def undo_rename(change, device=None):
     """Undo a rename: the person is shown by the name they had, and the spelling the rename brought is
     released (a new game typed with it finds nobody), unless a game was typed with it since."""
-    refusal = merge_refusal(change, _people_trail())
+    refusal = person_change_refusal(change, _people_trail())
     if refusal is not None:
         raise PeopleRefused(refusal)
     facts = json.loads(change.facts)
@@ -157,7 +157,7 @@ def undo_rename(change, device=None):
     return change
 
 
-def merge_refusal(change, entries):
+def person_change_refusal(change, entries):
     """Why the trail entry ``change`` cannot be undone now (None if it can), among all ``entries`` of the trail.
 
     A merge or a rename can be undone, once: a merge while neither person was
@@ -181,7 +181,7 @@ def merge_refusal(change, entries):
 
 
 def undo_change(change, device=None):
-    """Undo an entry of the club's trail of people, whichever it is (see ``merge_refusal`` for when)."""
+    """Undo an entry of the club's trail of people, whichever it is (see ``person_change_refusal`` for when)."""
     if change.action == "rename":
         return undo_rename(change, device)
     return undo_merge(change, device)

@@ -152,7 +152,7 @@ def _club_page(form=None, problem=None, void_form=None, date_form=None):
     ).all()
     trail = [entry for entry, _name, _other in entries]
     lines = [(entry, club_entry(entry, name, other_name),
-              url_for("club.undo") if service.merge_refusal(entry, trail) is None else None)
+              url_for("club.undo") if service.person_change_refusal(entry, trail) is None else None)
              for entry, name, other_name in entries]
     game_entries = db.session.execute(
         select(GameChange, Game.name).join(Game, Game.id == GameChange.game_id)

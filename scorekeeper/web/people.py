@@ -173,7 +173,7 @@ def _person_page(shown, rename_form=None, merge_form=None, problem=None):
         .order_by(PersonChange.id.desc())
     ).all()
     entries = [entry for entry, _name in merges]
-    merged_here = [(entry, name, service.merge_refusal(entry, entries) is None)
+    merged_here = [(entry, name, service.person_change_refusal(entry, entries) is None)
                    for entry, name in merges if entry.action == "merge" and entry.person_id == shown.id]
     return render_template(
         "people/person.html", person=shown, record=record, problem=problem,
