@@ -11,6 +11,7 @@ inside the function.
 
 import html
 import re
+import threading
 from dataclasses import dataclass
 
 from scorekeeper import rules
@@ -150,6 +151,16 @@ def store_games(app, documents):
     with app.app_context():
         games = restore_document({"format": FORMAT, "version": VERSION, "games": documents})
         return [(game.id, game.scorer_key) for game in games]
+
+
+def on_threads(run, changes):
+    """Call ``run(place, change)`` for each change on a thread of its own, all started together, and wait
+    for them (a minute at most each): for races, whose ``run`` meets the others at a barrier."""
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(changes)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
 
 
 def make_secretary(app, client):

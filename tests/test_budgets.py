@@ -79,16 +79,21 @@ def scorer(viewer, recorded):
 
 def statements(app, client, url):
     """How many SQL statements one request runs."""
+    return len(statements_of(app, client, url)[0])
+
+
+def statements_of(app, client, url):
+    """The SQL of the statements one GET runs, and its response."""
     seen = []
     with app.app_context():
         engine = db.engine
     listener = lambda *args: seen.append(args[2])  # noqa: E731
     event.listen(engine, "before_cursor_execute", listener)
     try:
-        client.get(url)
+        response = client.get(url)
     finally:
         event.remove(engine, "before_cursor_execute", listener)
-    return len(seen)
+    return seen, response
 
 
 @pytest.mark.parametrize("path", PAGES)

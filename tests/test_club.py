@@ -9,7 +9,7 @@ from sqlalchemy import select, update
 from scorekeeper import service
 from scorekeeper.db.models import Person, PersonChange, PersonName, Player, db
 
-from .tabletop import SIX, create_game, hidden_fields, make_secretary, text_of
+from .tabletop import SIX, create_game, hidden_fields, make_secretary, on_threads, text_of
 
 ROUNDS = 20  # of each race, on SQLite and on PostgreSQL alike
 GUEST_LINE = "Only the club's secretary can rename players or merge two names of one player"
@@ -221,11 +221,7 @@ def race(app, changes):
             finally:
                 db.session.remove()
 
-    threads = [threading.Thread(target=run, args=(place, change)) for place, change in enumerate(changes)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    on_threads(run, changes)
     return outcomes
 
 

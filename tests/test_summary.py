@@ -4,28 +4,15 @@ summary gives way to the hands, and `flask rebuild-summaries` writes every one a
 import json
 import random
 
-from sqlalchemy import event, select, update
+from sqlalchemy import select, update
 
 from scorekeeper import service
 from scorekeeper.db.models import Game, GameSummary, db
 
 from .tabletop import ELEVEN, SIX, create_game, random_game_document, record_hand, store_games, text_of
+from .test_budgets import statements_of
 
 SPREAD = [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)]
-
-
-def statements_of(app, client, url):
-    """The SQL of the statements one request runs, and its response."""
-    seen = []
-    with app.app_context():
-        engine = db.engine
-    listener = lambda *args: seen.append(args[2])  # noqa: E731
-    event.listen(engine, "before_cursor_execute", listener)
-    try:
-        response = client.get(url)
-    finally:
-        event.remove(engine, "before_cursor_execute", listener)
-    return seen, response
 
 
 def fresh_derivations(app):

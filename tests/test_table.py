@@ -20,7 +20,7 @@ from scorekeeper.web import explain
 from scorekeeper.web.responses import load_game
 
 from .profiles import examples
-from .tabletop import SIX, create_game, exported, hidden_fields, random_taken, text_of
+from .tabletop import SIX, create_game, exported, hidden_fields, on_threads, random_taken, text_of
 from .tabletop import record_hand as record_web
 
 SPREAD = [rules.Taken(5, 0), rules.Taken(5, 1), rules.Taken(4, 0), rules.Taken(4, 1), rules.Taken(4, 0),
@@ -290,11 +290,7 @@ def at_once(app, game_id, changes):
             finally:
                 db.session.remove()
 
-    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(changes)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    on_threads(run, changes)
     return outcomes
 
 
