@@ -64,6 +64,8 @@ def test_a_saved_correction_never_comes_back_into_the_hand_that_takes_its_number
     page.locator("#takings-1-hearts").fill("17")
     page.get_by_role("button", name="Save hand 10").click()
     expect(page.locator("p.flash", has_text="Hand 10 corrected.")).to_be_visible()
+    # draft.js (deferred) drops the drafts once the page has loaded: wait for it, as a user would.
+    page.wait_for_function(f"{DRAFTS}.length === 0", timeout=5000)
     assert page.evaluate(DRAFTS) == []  # the saved hand's draft is dropped, and so is the old kind
     page.goto(f"/games/{game_id}/hands/9/remove")
     page.get_by_role("button", name="Yes, remove hand 9").click()
