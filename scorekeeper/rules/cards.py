@@ -39,8 +39,8 @@ class Card:
         """Read "10S", "10♠", "qs", "Q♠", "AH" or "2c" (any case), with ``letters`` (English by default).
 
         The suit symbols always work; suit letters are the language's own
-        (Portuguese "9C" is 9♥). Rank letters are the language's and, where
-        they mean nothing else, J, Q, K and A.
+        (Portuguese "9C" is 9♥). Rank letters are J, Q, K and A, as printed
+        on the cards, and the language's own besides (Portuguese "DE" is Q♠).
         """
         if isinstance(text, Card):
             return text
@@ -64,6 +64,7 @@ class Card:
         return cls(rank, suit)
 
     def __str__(self) -> str:
+        """The card as every language shows it: the rank printed on it and the suit symbol ("Q♠")."""
         return f"{_RANK_TEXT.get(self.rank, self.rank)}{self.suit}"
 
     @property
@@ -86,6 +87,10 @@ class CardLetters:
     """The letters a language types cards with: suit letter -> suit symbol, rank letters -> rank.
 
     Suit letters are one character each, upper case; rank letters upper case.
+    Cards are shown, and taught, with the letters printed on them (J, Q, K, A)
+    and the suit symbols; a language's own rank letters (Portuguese D for dama)
+    are read besides, so none of them may stand for another rank than the
+    printed letter does (a K typed is a king in every language).
     """
 
     suits: Mapping[str, str]
@@ -96,8 +101,15 @@ class CardLetters:
             raise ValueError(f"suit letters are single characters for {SUITS}, not {dict(self.suits)!r}")
         if sorted(self.suits.values()) != sorted(SUITS) or set(self.suits) & set(_SUIT_SYMBOLS):
             raise ValueError(f"one letter for each suit, none a suit symbol: {dict(self.suits)!r}")
-        if any(not letter or rank not in range(11, 15) for letter, rank in self.ranks.items()):
-            raise ValueError(f"rank letters name J, Q, K or A: {dict(self.ranks)!r}")
+        if any(not letter.isalpha() or rank not in range(11, 15) for letter, rank in self.ranks.items()):
+            raise ValueError(f"rank letters are letters naming J, Q, K or A: {dict(self.ranks)!r}")
+        if any(_RANK_LETTERS.get(letter, rank) != rank for letter, rank in self.ranks.items()):
+            raise ValueError(f"a printed rank letter (J, Q, K, A) names its own rank: {dict(self.ranks)!r}")
+
+    def typed(self, card: Card) -> str:
+        """``card`` as a reader of these letters types it: its printed rank and its suit letter ("10E")."""
+        letter = next(letter for letter, suit in self.suits.items() if suit == card.suit)
+        return f"{_RANK_TEXT.get(card.rank, card.rank)}{letter}"
 
 
 ENGLISH_LETTERS = CardLetters({"S": SPADES, "H": HEARTS, "D": DIAMONDS, "C": CLUBS}, dict(_RANK_LETTERS))

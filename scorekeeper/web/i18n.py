@@ -10,6 +10,7 @@ instance folder when the app starts, so no binary is kept in git.
 import json
 import os
 import re
+from contextlib import contextmanager
 from functools import lru_cache
 
 import pytz
@@ -43,6 +44,8 @@ LANGUAGES = {
     "nb": "Norsk bokmål",
 }
 DEFAULT_LANGUAGE = "en"
+# Browsers that ask for Norwegian (no), or for Nynorsk (nn) before English, read the bokmål catalog.
+SAME_CATALOG = {"no": "nb", "nn": "nb"}
 COOKIE = "language"
 CATALOGS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "translations")  # scorekeeper/translations
 ONE_YEAR = 365 * 24 * 3600
@@ -58,7 +61,35 @@ def select_language():
     chosen = request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen
-    return request.accept_languages.best_match(LANGUAGES, DEFAULT_LANGUAGE)
+    return browser_language(request.accept_languages)
+
+
+def browser_language(accepted):
+    """The first of the browser's languages (best first) that has a catalog here, by its main tag
+    ("pt-BR" reads pt, "no-NO" and "nn" read nb); English if none has."""
+    for tag, quality in accepted:
+        if tag == "*":
+            break
+        main = tag.replace("_", "-").split("-", 1)[0].lower()
+        main = SAME_CATALOG.get(main, main)
+        if quality > 0 and main in LANGUAGES:
+            return main
+    return DEFAULT_LANGUAGE
+
+
+@contextmanager
+def speaking(language):
+    """Word everything inside in ``language`` (one of ``LANGUAGES``), whatever the reader's: a page or an
+    answer asked for in a language (``?lang=pt``)."""
+    caches = {name: g.pop(name) for name in ("catalog", "written_numbers") if name in g}
+    try:
+        with force_locale(language):
+            yield
+    finally:
+        g.pop("catalog", None)
+        g.pop("written_numbers", None)
+        for name, cache in caches.items():
+            setattr(g, name, cache)
 
 
 def compile_catalogs(source, target):
@@ -142,34 +173,43 @@ def reserved_cards_count(count):
 def card_letters(language=None):
     """How the reader (or ``language``) types cards: the letters its catalog gives, English if they are unusable.
 
-    Suit symbols always work besides (``rules.Card.parse``).
+    Suit symbols, and the rank letters printed on the cards, always work besides (``rules.Card.parse``).
     """
     if language is not None and language != str(get_locale()):
         with force_locale(language):
             return card_letters()
-    suits = {
+    suits = [
         # Translators: the letter for hearts in typed cards ("9H" in English). One letter, unlike the others.
-        pgettext("suit letter ♥", "H"): rules.HEARTS,
+        (pgettext("suit letter ♥", "H"), rules.HEARTS),
         # Translators: the letter for spades in typed cards ("10S"). One letter, unlike the others.
-        pgettext("suit letter ♠", "S"): rules.SPADES,
+        (pgettext("suit letter ♠", "S"), rules.SPADES),
         # Translators: the letter for diamonds in typed cards ("2D"). One letter, unlike the others.
-        pgettext("suit letter ♦", "D"): rules.DIAMONDS,
+        (pgettext("suit letter ♦", "D"), rules.DIAMONDS),
         # Translators: the letter for clubs in typed cards ("AC"). One letter, unlike the others.
-        pgettext("suit letter ♣", "C"): rules.CLUBS,
-    }
-    ranks = {
-        # Translators: the letter(s) for a jack in typed cards ("JS").
-        pgettext("rank letter jack", "J"): 11,
-        # Translators: the letter(s) for a queen in typed cards ("QS", the Black Maria).
-        pgettext("rank letter queen", "Q"): 12,
-        # Translators: the letter(s) for a king in typed cards ("KH").
-        pgettext("rank letter king", "K"): 13,
-        # Translators: the letter(s) for an ace in typed cards ("AH").
-        pgettext("rank letter ace", "A"): 14,
-    }
+        (pgettext("suit letter ♣", "C"), rules.CLUBS),
+    ]
+    # Cards show, and the hints teach, the rank letters printed on the cards (J, Q, K, A), which always read;
+    # these are the letters players of the language also type, where they have their own (Portuguese D).
+    ranks = [
+        # Translators: the letter(s) players also type for a jack ("VE" for valete), besides the J printed on
+        # the cards, which always reads; J if they have none. Not Q, K or A: those are the other ranks.
+        (pgettext("rank letter jack", "J"), 11),
+        # Translators: the letter(s) players also type for a queen ("DE" for dama), besides the Q printed on
+        # the cards, which always reads; Q if they have none. Not J, K or A: those are the other ranks.
+        (pgettext("rank letter queen", "Q"), 12),
+        # Translators: the letter(s) players also type for a king ("RP" for rei), besides the K printed on
+        # the cards, which always reads; K if they have none. Not J, Q or A: those are the other ranks.
+        (pgettext("rank letter king", "K"), 13),
+        # Translators: the letter(s) players also type for an ace ("ES" for ess), besides the A printed on
+        # the cards, which always reads; A if they have none. Not J, Q or K: those are the other ranks.
+        (pgettext("rank letter ace", "A"), 14),
+    ]
+    suits = [(letter.strip().upper(), suit) for letter, suit in suits]
+    ranks = [(letters.strip().upper(), rank) for letters, rank in ranks]
     try:
-        return rules.CardLetters({letter.upper(): suit for letter, suit in suits.items()},
-                                 {letters.upper(): rank for letters, rank in ranks.items()})
+        if len(dict(suits)) < len(suits) or len(dict(ranks)) < len(ranks):
+            raise ValueError("one letter for two suits, or for two ranks")
+        return rules.CardLetters(dict(suits), dict(ranks))
     except ValueError:  # a catalog's letters that clash: English still reads every card
         return rules.ENGLISH_LETTERS
 
@@ -178,6 +218,34 @@ def card_letters_json():
     """The reader's card letters for the pages' script, which echoes each typed card with its symbol."""
     letters = card_letters()
     return json.dumps({"suits": dict(letters.suits), "ranks": dict(letters.ranks)}, ensure_ascii=False)
+
+
+# The seeds' four cards (R9): 10♠ 9♥ 9♥ 10♠, and the cards the examples show.
+SEEDS_TRICK = tuple(rules.Card.parse(card) for card in ("10♠", "9♥", "9♥", "10♠"))
+EXAMPLE_CARDS = tuple(rules.Card.parse(card) for card in ("10♠", "9♥", "Q♠", "2♣"))
+
+
+def card_examples(letters=None):
+    """Cards to show as examples, typed with the reader's (or ``letters``') suit letters and the rank letters
+    printed on the cards, which the card grid shows: ("10S", "9h", "Q♠", "2c") in English.
+
+    Both cases and a suit symbol, so that each way of typing a card is seen; every example reads as a
+    card in that language (never one it refuses).
+    """
+    letters = letters or card_letters()
+    ten, nine, maria, two = EXAMPLE_CARDS
+    return letters.typed(ten), letters.typed(nine).lower(), str(maria), letters.typed(two).lower()
+
+
+def seeds_trick(letters=None):
+    """The seeds' trick typed with the reader's letters, as a placeholder: "10S 9H 9H 10S" in English."""
+    letters = letters or card_letters()
+    return " ".join(letters.typed(card) for card in SEEDS_TRICK)
+
+
+def alternatives(items):
+    """Items joined the way the reader's language offers a choice ("A, B or C")."""
+    return format_list(list(items), style="or", locale=get_locale() or DEFAULT_LANGUAGE)
 
 
 def datetime_short(moment):
