@@ -109,14 +109,16 @@
 
   // Every card typed is echoed with its suit symbol, read with the page language's letters
   // (data-card-letters), so that "9C" read as 9♥ in Portuguese shows at once.
+  // A rank typed with the language's own letter (Portuguese "DE") is echoed as the cards print it (Q♠).
   function reader(letters) {
     var symbols = {"♠": "♠", "♥": "♥", "♦": "♦", "♣": "♣", "♤": "♠", "♡": "♥", "♢": "♦", "♧": "♣"};
-    var faces = {"J": "J", "Q": "Q", "K": "K", "A": "A"};
+    var printed = {"J": 11, "Q": 12, "K": 13, "A": 14}, faces = {11: "J", 12: "Q", 13: "K", 14: "A"};
     return function (text) {
       var cleaned = text.trim().replace(/\ufe0f/g, "").replace(/[a-z]/g, function (c) { return c.toUpperCase(); });
       var rank = cleaned.slice(0, -1), suit = symbols[cleaned.slice(-1)] || letters.suits[cleaned.slice(-1)];
-      var known = rank in letters.ranks || rank in faces || /^(10|[2-9])$/.test(rank);
-      return suit && known ? rank + suit : null;
+      var face = faces[letters.ranks[rank] || printed[rank]];
+      var known = face || /^(10|[2-9])$/.test(rank);
+      return suit && known ? (face || rank) + suit : null;
     };
   }
   Array.prototype.forEach.call(document.querySelectorAll("form[data-card-letters]"), function (form) {
@@ -185,17 +187,32 @@
     answer.appendChild(box);
   }
 
-  function ask() {
+  // Live answers only replace the answer; "Settle it" also brings it into view (on a phone it is below
+  // the grid) and focuses it, and keeps the cards in the address, as the page without the script does.
+  function ask(reveal) {
     if (!box.value.trim()) { answer.textContent = ""; return; }
     fetch(settle.dataset.json + "&cards=" + encodeURIComponent(box.value))
       .then(function (response) { return response.json(); })
-      .then(show)
-      .catch(function () { /* offline or stopped: the Settle button still works */ });
+      .then(function (result) {
+        show(result);
+        if (!reveal) { return; }
+        var query = new URLSearchParams(new FormData(settle)).toString();
+        history.replaceState(null, "", settle.getAttribute("action").split("#")[0] + "?" + query + "#answer");
+        answer.scrollIntoView({ block: "start" });
+        answer.focus({ preventScroll: true });
+      })
+      .catch(function () { if (reveal) { settle.submit(); } });  // offline or stopped: the page answers
   }
+
+  settle.addEventListener("submit", function (event) {
+    event.preventDefault();
+    clearTimeout(timer);
+    if (box.value.trim()) { ask(true); } else { box.focus(); }
+  });
 
   box.addEventListener("input", function () {
     clearTimeout(timer);
-    timer = setTimeout(ask, 150);
+    timer = setTimeout(function () { ask(false); }, 150);
   });
-  if (leader) { leader.addEventListener("change", ask); }
+  if (leader) { leader.addEventListener("change", function () { ask(false); }); }
 }());

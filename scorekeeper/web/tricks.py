@@ -10,9 +10,9 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 
 from .. import rules, service
 from ..db.models import Game, db
-from .explain import describe, explain
+from .explain import describe, explain, quoted
 from .forms import ConfirmForm, KittyForm, TrickForm, whole_number
-from .i18n import DEFAULT_LANGUAGE, LANGUAGES, _, card_letters
+from .i18n import DEFAULT_LANGUAGE, LANGUAGES, _, card_examples, card_letters, seeds_trick, speaking
 from .responses import CONFLICT, INVALID, load_game, reloaded
 
 bp = Blueprint("tricks", __name__)
@@ -25,9 +25,15 @@ def typed_cards(text):
     return [word for word in CARD_SEPARATORS.split(text or "") if word]
 
 
-def settle_trick(text, letters=None):
-    """Resolve typed cards (R9), read with the reader's letters; the engine's typed errors say what is wrong."""
-    return rules.resolve_trick(rules.parse_cards(typed_cards(text), letters or card_letters()))
+def settle_trick(text, letters=None, players=None):
+    """Resolve typed cards (R9), read with the reader's letters; the engine's typed errors say what is wrong.
+
+    From a game, a trick holds at most one card of each of its ``players`` (R1), so that no seat is named twice.
+    """
+    cards = rules.parse_cards(typed_cards(text), letters or card_letters())
+    if players is not None and len(cards) > players:
+        raise rules.TrickSize(len(cards), 1, players)
+    return rules.resolve_trick(cards)
 
 
 # --- Settle a trick ------------------------------------------------------------
@@ -35,46 +41,60 @@ def settle_trick(text, letters=None):
 
 @bp.get("/settle")
 def settle():
-    """Settle one trick: who wins, what cancelled, and why (R9)."""
+    """Settle one trick: who wins, what cancelled, and why (R9); the whole page in ``lang``, if given."""
+    language = request.args.get("lang")
+    if language not in LANGUAGES:
+        return _settle_page(None)
+    with speaking(language):
+        return _settle_page(language)
+
+
+def _settle_page(language):
     text = request.args.get("cards", "")
     game = _optional_game(request.args.get("game"))
+    seated = _seated_now(game) if game is not None else None
     leader = _leader(game, request.args.get("leader"))
+    letters = card_letters()
     result = error = None
     if text.strip():
         try:
-            result = settle_trick(text)
+            result = settle_trick(text, letters, len(seated) if seated else None)
         except rules.RuleError as problem:
             error = describe(problem)
     seats = None
-    seated = _seated_now(game) if game is not None else None
-    if game is not None and result is not None:
+    if seated and result is not None:
         seats = [(leader + position) % len(seated) for position in range(len(result.cards))]
     status = INVALID if error else 200
     return render_template("tricks/settle.html", text=text, game=game, leader=leader, seated=seated, grid=card_grid(),
-                           result=result, error=error, seats=seats), status
+                           result=result, error=error, seats=seats, lang=language,
+                           placeholder=seeds_trick(letters), examples=" ".join(card_examples(letters))), status
 
 
 @bp.get("/settle.json")
 def settle_json():
     """The settled trick as JSON: winner position or null, cancelled positions, explanation.
 
-    Cards are read with English letters, or with those of ``lang`` (``lang=pt``: "10E" is 10♠).
+    The answer is in ``lang`` (English by default): its card letters and its words (``lang=pt``: "10E"
+    is 10♠, and the explanation is Portuguese). With ``game``, at most one card of each of its players.
     """
     language = request.args.get("lang", DEFAULT_LANGUAGE)
     if language not in LANGUAGES:
         return jsonify(error=_("There is no language %(lang)s here; lang is one of %(languages)s.",
-                               lang=language, languages=", ".join(LANGUAGES))), 400
-    try:
-        result = settle_trick(request.args.get("cards", ""), card_letters(language))
-    except rules.RuleError as problem:
-        return jsonify(error=describe(problem)), 400
-    return jsonify(
-        winner=result.winner,
-        cancelled=sorted(result.cancelled),
-        explanation=explain(result.reason),
-        cards=[str(card) for card in result.cards],
-        rules=list(result.reason.rules),
-    )
+                               lang=quoted(language), languages=", ".join(LANGUAGES))), 400
+    game = _optional_game(request.args.get("game"))
+    players = len(_seated_now(game)) if game is not None else None
+    with speaking(language):
+        try:
+            result = settle_trick(request.args.get("cards", ""), card_letters(), players)
+        except rules.RuleError as problem:
+            return jsonify(error=describe(problem)), 400
+        return jsonify(
+            winner=result.winner,
+            cancelled=sorted(result.cancelled),
+            explanation=explain(result.reason),
+            cards=[str(card) for card in result.cards],
+            rules=list(result.reason.rules),
+        )
 
 
 def card_grid(copies_left=None):

@@ -1,0 +1,27 @@
+"""On a phone, "Settle it" brings the answer into view, with the script and without it."""
+
+from playwright.sync_api import expect
+
+from .conftest import PHONE
+
+
+def test_settle_it_brings_the_answer_into_view_on_a_phone(page, browser, base_url):
+    page.goto("/settle?lang=pt")
+    page.locator("#cards").fill("10E 9C 9C 10E")  # the seeds' trick in Portuguese letters
+    verdict = page.locator("#answer .verdict-line")
+    expect(verdict).to_be_attached()
+    expect(verdict).not_to_be_in_viewport()  # the live answer waits below the card grid
+
+    page.locator("form.settle-form button[type=submit]").click()  # "Settle it", in Portuguese
+
+    expect(verdict).to_be_in_viewport()
+    expect(page.locator("#answer")).to_be_focused()
+    assert page.url.endswith("#answer") and "cards=10E" in page.url and "lang=pt" in page.url
+
+    context = browser.new_context(java_script_enabled=False, base_url=base_url, viewport=PHONE)
+    plain = context.new_page()
+    plain.goto("/settle")
+    plain.get_by_label("Cards in play order").fill("10s 10s 9h 9h ks")
+    plain.get_by_role("button", name="Settle it").click()
+    expect(plain.locator(".verdict-line")).to_be_in_viewport()
+    context.close()
