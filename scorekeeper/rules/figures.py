@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, fields
 from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 
 from .game import Scoreboard
 from .variant import Moon
@@ -49,6 +50,13 @@ class Figures:
         if not self.hands:
             return None
         return (Decimal(self.points) / Decimal(self.hands)).quantize(Decimal("0.1"), ROUND_HALF_UP)
+
+    @property
+    def win_rate(self) -> Fraction | None:
+        """Wins over finished games (a shared win is a win, R16); None before any game finished."""
+        if not self.finished:
+            return None
+        return Fraction(self.wins, self.finished)
 
 
 _FIGURE_FIELDS = tuple(each.name for each in fields(Figures))

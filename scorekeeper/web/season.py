@@ -11,6 +11,8 @@ import itertools
 from dataclasses import dataclass, fields
 from datetime import datetime, time
 
+from babel.numbers import format_percent
+from flask_babel import get_locale
 from sqlalchemy import select
 
 from .. import rules
@@ -53,6 +55,41 @@ class GameFigures:
 
 
 @dataclass(frozen=True)
+class Finish:
+    """Where a player ended a finished game they were still at the table for (R16).
+
+    ``place`` among the ``seated`` players at the table at the end (1 is the
+    win; equal totals share a place); ``margin`` the lowest total among the
+    others at the table minus theirs: how far ahead of the next player a
+    winner ended (0 for a shared win), how far behind the winner anyone else.
+    """
+
+    place: int
+    seated: int
+    margin: int
+    game_id: int
+
+    def best_key(self):
+        """Lower is a better game: the best place, then the widest margin, then the most recent."""
+        return self.place, -self.margin, -self.game_id
+
+    def worst_key(self):
+        """Lower is a worse game: nearest the bottom of the table, then furthest behind, then the most recent."""
+        return self.seated - self.place, self.margin, -self.game_id
+
+
+def finish_of(figures, seat, game_id):
+    """The ``Finish`` of roster number ``seat`` in a game's ``GameFigures``; None if the game is open or they
+    left before its end."""
+    place = figures.places[seat]
+    if place is None:
+        return None
+    others = [total for player, total in enumerate(figures.totals)
+              if player != seat and figures.places[player] is not None]
+    return Finish(place, len(others) + 1, min(others) - figures.totals[seat], game_id)
+
+
+@dataclass(frozen=True)
 class Played:
     """One game as one person played it."""
 
@@ -83,26 +120,28 @@ class Record:
     name: str
     figures: rules.Figures
     games: tuple[Played, ...]  # on a person's page only: the season's table needs the sums
-    best_total: int | None = None  # their lowest total in a finished game
-    worst_total: int | None = None  # their highest
+    best_finish: Finish | None = None  # their best finished game (``Finish.best_key``)
+    worst_finish: Finish | None = None  # their worst (``Finish.worst_key``)
 
     @property
     def best(self):
-        """The finished game with their lowest total (the most recent of equals), or None."""
-        finished = [game for game in self.games if game.finished]
-        return min(reversed(finished), key=lambda game: game.total, default=None)
+        """The game of ``best_finish`` as they played it, or None."""
+        return self._played(self.best_finish)
 
     @property
     def worst(self):
-        """The finished game with their highest total (the most recent of equals), or None."""
-        finished = [game for game in self.games if game.finished]
-        return max(reversed(finished), key=lambda game: game.total, default=None)
+        """The game of ``worst_finish`` as they played it, or None."""
+        return self._played(self.worst_finish)
+
+    def _played(self, finish):
+        return next((game for game in self.games if finish is not None and game.game_id == finish.game_id), None)
 
     def facts(self):
         """The figures as ``/stats.json`` gives them."""
         figures = self.figures
         per_hand = figures.points_per_hand
         return {"name": self.name, "games": figures.games, "finished": figures.finished, "wins": figures.wins,
+                "win_rate": None if figures.win_rate is None else round(float(figures.win_rate), 4),
                 "hands": figures.hands, "points": figures.points,
                 "points_per_hand": None if per_hand is None else float(per_hand),
                 "zero_hands": figures.zero_hands, "moons": figures.moons, "hearts": figures.hearts,
@@ -134,16 +173,19 @@ def season(since=None, until=None, min_games=0, person_id=None):
     for game_id, revision, *_player in rows:
         games[game_id] = (revision, games[game_id][1] + 1 if game_id in games else 1)
     figures = _figures_of(games)
-    counts, finished = {}, {}
+    counts, finishes = {}, {}
     for game_id, _revision, seat, person, person_name in rows:
         if person is not None:
             of_game = figures[game_id]
             counts.setdefault((person, person_name), []).append(of_game.counts[seat])
             if of_game.counts[seat][FINISHED]:
-                finished.setdefault(person, []).append(of_game.totals[seat])
+                finish = finish_of(of_game, seat, game_id)
+                if finish is not None:
+                    finishes.setdefault(person, []).append(finish)
     played = _played(person_id, games, figures) if person_id is not None else {}
     records = [Record(person, person_name, rules.Figures(*map(sum, zip(*counts))), played.get(person, ()),
-                      min(finished.get(person, ()), default=None), max(finished.get(person, ()), default=None))
+                      min(finishes.get(person, ()), key=Finish.best_key, default=None),
+                      min(finishes.get(person, ()), key=Finish.worst_key, default=None))
                for (person, person_name), counts in counts.items()]
     return [record for record in records if record.figures.games >= min_games]
 
@@ -215,11 +257,13 @@ def _scored(games):
 
 # --- Sorting the season's table ------------------------------------------------------
 
-# Each column, and whether it sorts high first when first chosen (wins: the most first; best: the lowest).
+# Each column, and whether its first tap sorts it high first: every column sorts best first (the most
+# wins, the highest win rate, the fewest points, hearts and Black Marias, the best of the best games and
+# the least bad of the worst), then reversed. A game's ``column_value`` is lower the better it was.
 COLUMNS = {
-    "name": False, "games": True, "finished": True, "wins": True, "hands": True, "points": True,
-    "points_per_hand": False, "zero_hands": True, "moons": True, "hearts": True, "marias": True,
-    "best": False, "worst": False,
+    "name": False, "games": True, "finished": True, "wins": True, "win_rate": True, "hands": True,
+    "points": False, "points_per_hand": False, "zero_hands": True, "moons": True, "hearts": False,
+    "marias": False, "best": False, "worst": True,
 }
 DEFAULT_SORT = "wins"
 
@@ -235,19 +279,31 @@ def sorted_records(records, column, descending):
 
 
 def column_value(record, column):
-    """A record's figure in one column of the season's table (None: it has none)."""
+    """A record's figure in one column of the season's table (None: it has none), comparable within it."""
     if column == "name":
         return name_rules.key(record.name)
-    if column in ("best", "worst"):
-        return getattr(record, f"{column}_total")
+    if column == "best":
+        return None if record.best_finish is None else record.best_finish.best_key()
+    if column == "worst":
+        return None if record.worst_finish is None else record.worst_finish.worst_key()
     return getattr(record.figures, column)
 
 
 def figure_text(record, column):
-    """A record's figure in ``column`` as the page writes it: in the reader's digits, a dash for none."""
-    value = column_value(record, column)
+    """A record's figure in ``column`` as the page writes it: in the reader's digits, a dash for none; a game
+    as its place among the players at its end and its margin ("1/8 +12")."""
     if column == "points_per_hand":
-        return one_decimal(value)
+        return one_decimal(record.figures.points_per_hand)
+    if column == "win_rate":
+        rate = record.figures.win_rate
+        return "–" if rate is None else format_percent(float(rate), locale=get_locale())
+    if column in ("best", "worst"):
+        finish = record.best_finish if column == "best" else record.worst_finish
+        if finish is None:
+            return "–"
+        sign = "+" if finish.margin > 0 else ("−" if finish.margin < 0 else "±")
+        return f"{number(finish.place)}/{number(finish.seated)} {sign}{number(abs(finish.margin))}"
+    value = column_value(record, column)
     return "–" if value is None else number(value)
 
 
