@@ -49,8 +49,9 @@
   }
 
   // The grid: one button a card, a row a suit, each showing how many copies are left. The page
-  // gives the rows, their cards and the copies left of each (R2); this script only counts taps.
-  function buildGrid(picker) {
+  // gives the rows, their cards and the copies left of each before this entry (R2); the cards in the
+  // boxes, tapped or typed (in the page language's letters), are counted off at every change.
+  function buildGrid(picker, read) {
     var buttons = {};
     JSON.parse(picker.dataset.grid).forEach(function (suit) {
       var row = document.createElement("div");
@@ -62,7 +63,7 @@
         var button = document.createElement("button");
         button.type = "button";
         button.dataset.card = card;
-        button.dataset.left = String(entry[1]);
+        button.dataset.copies = String(entry[1]);
         button.textContent = card.slice(0, -1) + "\n" + card.slice(-1);
         button.setAttribute("aria-label", card);
         buttons[card] = button;
@@ -70,27 +71,36 @@
       });
       picker.insertBefore(row, picker.lastElementChild);
     });
-    function left(card, change) {
-      var button = buttons[card];
-      if (!button) { return; }
-      var count = Number(button.dataset.left) + change;
-      button.dataset.left = String(count);
-      button.disabled = count <= 0;
-      button.title = count <= 0 ? picker.dataset.noneLeft.replace("{card}", card) : "";
+    function count(words) {
+      var entered = {};
+      words.forEach(function (word) {
+        var card = read(word) || word;
+        entered[card] = (entered[card] || 0) + 1;
+      });
+      Object.keys(buttons).forEach(function (card) {
+        var button = buttons[card];
+        var left = Number(button.dataset.copies) - (entered[card] || 0);
+        button.dataset.left = String(left);
+        button.disabled = left <= 0;
+        button.title = left <= 0 ? picker.dataset.noneLeft.replace("{card}", card) : "";
+      });
     }
-    Object.keys(buttons).forEach(function (card) { left(card, 0); });
-    return { left: left };
+    return { count: count };
+  }
+
+  function wordsIn(form) {
+    return slotsOf(form).concat(Array.prototype.slice.call(form.querySelectorAll("[data-picker-target]")))
+      .reduce(function (words, box) { return words.concat(box.value.split(/[\s,;]+/).filter(Boolean)); }, []);
   }
 
   Array.prototype.forEach.call(document.querySelectorAll("[data-picker]"), function (picker) {
     var form = picker.closest("form");
     var lastFocused = null;
-    var grid = buildGrid(picker);
+    var read = form.dataset.cardLetters ? reader(JSON.parse(form.dataset.cardLetters)) : function () { return null; };
+    var grid = buildGrid(picker, read);
     picker.hidden = false;
-    slotsOf(form).concat(Array.prototype.slice.call(form.querySelectorAll("[data-picker-target]")))
-      .forEach(function (box) {  // cards already typed (a refused trick shown again) are not left
-        box.value.split(/[\s,;]+/).filter(Boolean).forEach(function (card) { grid.left(card, -1); });
-      });
+    grid.count(wordsIn(form));  // cards already typed (a refused trick shown again) are not left
+    form.addEventListener("input", function () { grid.count(wordsIn(form)); });
     form.addEventListener("focusin", function (event) {
       if (event.target.hasAttribute("data-picker-slot")) { lastFocused = event.target; }
     });
@@ -98,11 +108,10 @@
       var button = event.target.closest("button");
       if (!button) { return; }
       if (button.dataset.card) {
-        if (place(form, button.dataset.card, lastFocused)) { grid.left(button.dataset.card, -1); }
+        place(form, button.dataset.card, lastFocused);
         lastFocused = null;
       } else if (button.hasAttribute("data-backspace")) {
-        var removed = removeLast(form);
-        if (removed) { grid.left(removed, +1); }
+        removeLast(form);
       }
     });
   });

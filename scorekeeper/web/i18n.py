@@ -291,6 +291,7 @@ def init_app(app):
     app.jinja_env.filters["date"] = format_date
     app.jinja_env.filters["datetime_short"] = datetime_short
     app.jinja_env.globals["card_letters_json"] = card_letters_json
+    app.jinja_env.globals["card_examples"] = card_examples  # hints: {{ card_examples()|join(" ") }}
     for counted in (hearts_count, marias_count, jacks_count, cards_count, reserved_cards_count):
         app.jinja_env.filters[counted.__name__] = counted
 

@@ -1,4 +1,5 @@
-"""On a phone, "Settle it" brings the answer into view, with the script and without it."""
+"""On a phone, "Settle it" brings the answer into view, with the script and without it; typed cards
+are read with the page language's letters."""
 
 from playwright.sync_api import expect
 
@@ -10,6 +11,8 @@ def test_settle_it_brings_the_answer_into_view_on_a_phone(page, browser, base_ur
     page.locator("#cards").fill("10E 9C 9C 10E")  # the seeds' trick in Portuguese letters
     verdict = page.locator("#answer .verdict-line")
     expect(verdict).to_be_attached()
+    expect(page.locator("output.read")).to_have_text("10♠ 9♥ 9♥ 10♠")  # each typed card read with its symbol
+    expect(page.locator('[data-picker] [data-card="10♠"]')).to_be_disabled()  # typed cards count off the grid too
     expect(verdict).not_to_be_in_viewport()  # the live answer waits below the card grid
 
     page.locator("form.settle-form button[type=submit]").click()  # "Settle it", in Portuguese
