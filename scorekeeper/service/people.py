@@ -1,6 +1,7 @@
 """The club's people: linking a game's players to people, renaming and merging them, undoing a merge."""
 
 import json
+import weakref
 
 from sqlalchemy import delete, func, insert, select, update
 
@@ -191,14 +192,31 @@ def _people_trail():
     return db.session.execute(select(PersonChange).order_by(PersonChange.id.desc())).scalars().all()
 
 
+# Each open transaction's people claimed and unmerged in it (``_claim_people``); gone with the transaction.
+_UNMERGED = weakref.WeakKeyDictionary()
+
+
 def _claim_people(claims):
     """Claim people inside the write's transaction, each ``(person id, merged into now, becomes)`` (None:
     not merged): each moves from what the caller found to what it becomes, or ``Conflict`` is raised, as
     another device changed them first. Claimed lowest id first, so that two writes claiming the same two
-    people queue on PostgreSQL's row locks instead of deadlocking."""
+    people queue on PostgreSQL's row locks instead of deadlocking.
+
+    A person this transaction already claimed, or left, unmerged is not claimed again: the first claim
+    holds them until the commit (PostgreSQL's row lock; SQLite's one writer), so a restore of 1,000 games
+    among six people runs six claims, not 6,000.
+    """
+    db.session.connection()  # the transaction begins here if it has not yet
+    unmerged = _UNMERGED.setdefault(db.session().get_transaction(), set())
     for person_id, merged_into, becomes in sorted(claims):
+        if merged_into is None and becomes is None and person_id in unmerged:
+            continue
         now = Person.merged_into_id.is_(None) if merged_into is None else Person.merged_into_id == merged_into
         update_one(update(Person).where(Person.id == person_id, now).values(merged_into_id=becomes))
+        if becomes is None:
+            unmerged.add(person_id)
+        else:
+            unmerged.discard(person_id)
 
 
 def _moved(model, returned, where, person_id):
