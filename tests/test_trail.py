@@ -85,10 +85,10 @@ class EveryKindOfEntry(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def undo(self, data):
-        lines = service.trail(self.game())
+        game = self.game()  # one load a rule: loading the whole game is most of this machine's time
+        lines = service.trail(game)
         if lines:
             line = data.draw(st.sampled_from(lines))
-            game = self.game()
             try:
                 service.undo(game, line.change.id, game.revision)
             except REFUSALS:
@@ -98,12 +98,13 @@ class EveryKindOfEntry(RuleBasedStateMachine):
     def undo_then_undo_the_undo(self, data):
         """Undoing an entry and then undoing that undo returns the very same game (R17)."""
         undoable = {}  # by the kind of change, so that every kind gets its turn
-        for line in service.trail(self.game()):
+        game = self.game()
+        for line in service.trail(game):
             if line.undoable:
                 undoable.setdefault(line.origin_action, []).append(line)
         if undoable:
             kind = data.draw(st.sampled_from(sorted(undoable)))
-            undo_and_undo_again(self.game(), data.draw(st.sampled_from(undoable[kind])))
+            undo_and_undo_again(game, data.draw(st.sampled_from(undoable[kind])))
 
     @invariant()
     def the_game_plays_on(self):
