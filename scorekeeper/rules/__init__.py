@@ -93,6 +93,7 @@ from .hand import (  # noqa: F401
     check_record,
     check_takings,
     hand_problems,
+    moon_missed,
     moon_shooter,
     record_points,
     score_hand,

@@ -40,16 +40,25 @@ class ThirdCopy(RuleError):
 
     ``position`` is its place among the cards just given, if known;
     ``in_hand`` says the count includes the hand's earlier tricks and kitty.
+    Where the two copies already are, when known: ``in_trick`` earlier in
+    the same cards, ``in_tricks`` in the hand's earlier tricks, ``in_kitty``
+    in the kitty once it is turned over; ``trick`` is the number of the
+    trick the cards are, in a hand.
     """
 
     rule = "R2"
 
-    def __init__(self, card: Card, position: int | None = None, in_hand: bool = False):
+    def __init__(self, card: Card, position: int | None = None, in_hand: bool = False,
+                 in_trick: int | None = None, in_tricks: int = 0, in_kitty: int = 0, trick: int | None = None):
         where = " in this hand (kitty included)" if in_hand else ""
         super().__init__(f"{card} would be played a third time{where}, but only two exist (R2)")
         self.card = card
         self.position = position
         self.in_hand = in_hand
+        self.in_trick = in_trick
+        self.in_tricks = in_tricks
+        self.in_kitty = in_kitty
+        self.trick = trick
 
 
 class TrickSize(RuleError):
@@ -234,10 +243,11 @@ class SeatingRefused(RuleError):
 
     rule = "R1"
 
-    def __init__(self, reason: str, change: Join | Leave):
+    def __init__(self, reason: str, change: Join | Leave, next_hand: int | None = None):
         super().__init__(f"{change!r} cannot be made: {reason}")
         self.reason = reason
         self.change = change
+        self.next_hand = next_hand  # the hand changes can come before, for "unplayed"
 
 
 class HandAfterGameOver(RuleError):

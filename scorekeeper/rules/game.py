@@ -295,7 +295,7 @@ def _check_changes(changes: Sequence[SeatChange], hands: int) -> dict[int, list[
         if change.before_hand < 2:
             raise SeatingRefused("first_hand", change)
         if change.before_hand > hands + 1:
-            raise SeatingRefused("unplayed", change)
+            raise SeatingRefused("unplayed", change, next_hand=hands + 1)
         made = made_before.setdefault(change.before_hand, [])
         if len(made) == MOST_SEAT_CHANGES:
             raise SeatingRefused("many", change)

@@ -146,6 +146,19 @@ def moon_shooter(taken: Mapping[Hashable, Taken]) -> Hashable | None:
     return None
 
 
+def moon_missed(taken: Mapping[Hashable, Taken]) -> Hashable | None:
+    """The player who took every heart and Black Maria collected, when a reserved last trick left some
+    uncollected (R13): nobody shot the moon and they score normally (R15, decision b). None otherwise."""
+    hearts = sum(taking.hearts for taking in taken.values())
+    marias = sum(taking.marias for taking in taken.values())
+    if (hearts, marias) == (HEARTS_IN_HAND, MARIAS_IN_HAND) or not hearts + marias:
+        return None
+    for player, taking in taken.items():
+        if (taking.hearts, taking.marias) == (hearts, marias):
+            return player
+    return None
+
+
 def score_hand(
     taken: Mapping[Hashable, Taken],
     moon: Moon | str | None = None,

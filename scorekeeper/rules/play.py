@@ -9,10 +9,30 @@ from dataclasses import dataclass
 from .cards import CARD_KINDS, Card, check_copies, parse_cards
 from .errors import HandFinished, IllegalLead, KittySize, RuleError, ThirdCopy, TrickSize
 from .game import check_seat, deal
-from .hand import NOTHING, Taken
+from .hand import NOTHING, Taken, moon_missed
 from .numbers import COPIES
 from .trick import TrickResult, resolve_trick
 from .variant import SEEDS, Variant
+
+
+class CopiesSeen(dict):
+    """How many copies of each card a hand has shown (R2), how many of them lie in its known kitty, and
+    the number of the trick to play next."""
+
+    def __init__(self, counts: Mapping[Card, int] = (), kitty: Mapping[Card, int] = (), trick: int | None = None):
+        super().__init__(counts)
+        self.kitty = Counter(kitty)
+        self.trick = trick
+
+
+def _third_copy(card: Card, position: int, cards: Sequence[Card | None], seen: Mapping[Card, int] | None) -> ThirdCopy:
+    """A ``ThirdCopy`` of the card at ``position`` of ``cards``, saying where its two copies are (R2)."""
+    in_trick = sum(1 for other in cards[:position] if other == card)
+    if seen is None:
+        return ThirdCopy(card, position, in_trick=in_trick)
+    in_kitty = getattr(seen, "kitty", {}).get(card, 0)
+    return ThirdCopy(card, position, in_hand=True, in_trick=in_trick,
+                     in_tricks=seen.get(card, 0) - in_kitty, in_kitty=in_kitty, trick=getattr(seen, "trick", None))
 
 
 @dataclass(frozen=True)
@@ -86,8 +106,9 @@ class HandPlay:
 
     @property
     def copies_seen(self) -> dict[Card, int]:
-        """How many copies of each card this hand has shown so far, the kitty included if known (R2)."""
-        return dict(self._seen)
+        """How many copies of each card this hand has shown so far, the kitty included if known (R2);
+        its ``kitty`` says how many of them are the kitty's."""
+        return CopiesSeen(self._seen, Counter(self.kitty), self.trick_number)
 
     @property
     def copies_left(self) -> dict[Card, int]:
@@ -113,6 +134,14 @@ class HandPlay:
     def kitty_waiting(self) -> bool:
         """The kitty has not yet gone to anyone (R12)."""
         return self.kitty_taken_by is None and not self.finished
+
+    @property
+    def moon_missed(self) -> int | None:
+        """The seat that collected every heart and Black Maria collected, when the reserved last trick left
+        some to nobody (R13): no moon, they score as usual (R15, decision b). None otherwise."""
+        if not (self.uncollected.hearts or self.uncollected.marias):
+            return None
+        return moon_missed(self._taken)
 
     @property
     def trick_number(self) -> int:
@@ -141,7 +170,10 @@ class HandPlay:
         if len(cards) != self.players:
             raise TrickSize(len(cards), self.players, self.players)
         played = parse_cards(cards)
-        seen = check_copies(played, self._seen)
+        try:
+            seen = check_copies(played, self._seen)
+        except ThirdCopy as error:
+            raise _third_copy(error.card, error.position, played, self.copies_seen) from None
         if not confirm:
             self.check_lead(played[0])
         result = resolve_trick(played)
@@ -194,7 +226,7 @@ def trick_problems(cards: Sequence[Card | None], players: int,
             continue
         counts[card] += 1
         if counts[card] > COPIES:
-            problems.append(ThirdCopy(card, position, in_hand=seen is not None))
+            problems.append(_third_copy(card, position, cards, seen))
     if len(cards) != players:
         problems.append(TrickSize(len(cards), players, players))
     return tuple(problems)

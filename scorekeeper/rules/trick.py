@@ -33,7 +33,11 @@ class Explanation:
     pairs of the suit led that outranked the winner, or, when nobody won,
     those of the suit led. A pair that changed nothing is not a reason;
     ``winner`` is the winning card, if any; ``led`` is the suit led;
-    ``rules`` the rule numbers it rests on.
+    ``rules`` the rule numbers it rests on. ``also_cancelled`` are the
+    other pairs, which cancelled but decided nothing (they keep their points,
+    R9's decision). ``by_reading`` says R9's decision on "two pairs, nobody
+    wins" decides the trick: two pairs or more and still a winner, or a
+    reserved trick with a single pair.
     """
 
     outcome: Outcome
@@ -41,6 +45,13 @@ class Explanation:
     rules: tuple[str, ...]
     cancelled: tuple[Card, ...] = ()
     winner: Card | None = None
+    also_cancelled: tuple[Card, ...] = ()
+    by_reading: bool = False
+
+    @property
+    def all_cancelled(self) -> tuple[Card, ...]:
+        """Every cancelled pair, one card each."""
+        return self.cancelled + self.also_cancelled
 
 
 @dataclass(frozen=True)
@@ -84,12 +95,17 @@ def resolve_trick(cards: Sequence[str | Card]) -> TrickResult:
     led = played[0].suit
     cancelled = frozenset(i for i, card in enumerate(played) if counts[card] == COPIES)
     led_pairs = tuple(dict.fromkeys(played[i] for i in sorted(cancelled) if played[i].suit == led))
+    pairs = tuple(dict.fromkeys(played[i] for i in sorted(cancelled)))
     contenders = [i for i, card in enumerate(played) if card.suit == led and i not in cancelled]
     if not contenders:
-        reason = Explanation(Outcome.RESERVED, led, ("R9",), led_pairs)
+        others = tuple(card for card in pairs if card not in led_pairs)
+        reason = Explanation(Outcome.RESERVED, led, ("R9",), led_pairs, also_cancelled=others,
+                             by_reading=len(pairs) < 2)
         return TrickResult(played, None, cancelled, reason)
     winner = max(contenders, key=lambda i: played[i].rank)
     deciding = tuple(card for card in led_pairs if card.rank > played[winner].rank)
+    others = tuple(card for card in pairs if card not in deciding)
     outcome = Outcome.HIGHEST_LEFT if deciding else Outcome.HIGHEST
-    reason = Explanation(outcome, led, ("R9",), deciding, played[winner])
+    reason = Explanation(outcome, led, ("R9",), deciding, played[winner], also_cancelled=others,
+                         by_reading=len(pairs) >= 2)
     return TrickResult(played, winner, cancelled, reason)
