@@ -1,8 +1,13 @@
 """Serving the app to the table: waitress, or gunicorn workers for a club; the LAN address, the QR code."""
 
+import contextlib
 import functools
+import hashlib
+import json
 import os
+import signal
 import socket
+import threading
 import time
 from urllib.parse import urlunsplit
 
@@ -44,11 +49,21 @@ def _lan_addresses(_minute):
     return sorted(address for address in found if not address.startswith("127."))
 
 
+EVERY_INTERFACE = {"0.0.0.0", "", "::"}  # waitress and gunicorn take "::" for every IPv6 (and often IPv4) address
+
+
+def is_loopback(host):
+    """Whether ``host`` (as given to ``--host``) is this device only: no other phone can reach it."""
+    host = (host or "").strip("[]").lower()
+    return host in LOOPBACK_HOSTS or host.startswith("127.")
+
+
 def table_urls(host, port):
     """The addresses to print for the table, best first."""
-    if host in ("0.0.0.0", ""):
+    if host in EVERY_INTERFACE:
         return [f"http://{address}:{port}/" for address in lan_addresses()] + [f"http://127.0.0.1:{port}/"]
-    return [f"http://{host}:{port}/"]
+    host = host.strip("[]")
+    return [f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"]
 
 
 def watch_url(game):
@@ -84,8 +99,7 @@ def reachable_by_others():
     """Whether other phones can open this server: not when `serve` listens on a loopback address only."""
     if current_app.config.get("PUBLIC_URL"):
         return True
-    listening = (current_app.config.get("LISTENING_HOST") or "").strip("[]").lower()
-    return not (listening in LOOPBACK_HOSTS or listening.startswith("127."))
+    return not is_loopback(current_app.config.get("LISTENING_HOST"))
 
 
 def known_hosts():
@@ -106,10 +120,99 @@ def qr_svg(url):
     return Markup(code.svg_inline(scale=4, border=2, dark="#000", light="#fff", omitsize=True))
 
 
+# --- Where the server listens, for the link commands --------------------------------------
+
+
+SERVER_RECORD = "server.json"  # in the instance folder
+
+
+def database_of(app):
+    """A short name of ``app``'s database, hashed, as its address may hold a password."""
+    return hashlib.sha256(str(app.config["SQLALCHEMY_DATABASE_URI"]).encode()).hexdigest()[:16]
+
+
+def record_server(app, host, port):
+    """Note in the instance folder that this process serves ``app``'s database on ``host`` and ``port``
+    (written whole or not at all); the note's path."""
+    path = os.path.join(app.instance_path, SERVER_RECORD)
+    partial = f"{path}.{os.getpid()}"
+    with open(partial, "w", encoding="utf-8") as record:
+        json.dump({"database": database_of(app), "host": host, "port": port, "pid": os.getpid()}, record)
+    os.replace(partial, path)
+    return path
+
+
+def forget_server(path):
+    """Remove the note of ``record_server`` when the server stops, unless a later server wrote its own."""
+    try:
+        with open(path, encoding="utf-8") as record:
+            ours = json.load(record).get("pid") == os.getpid()
+        if ours:
+            os.remove(path)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def recorded_server(app):
+    """(host, port) that `serve` noted for ``app``'s database, or None: nothing noted, or noted by a server
+    of another database (another FLASK_SQLALCHEMY_DATABASE_URI), whose links would find no such game."""
+    try:
+        with open(os.path.join(app.instance_path, SERVER_RECORD), encoding="utf-8") as record:
+            noted = json.load(record)
+        database, host, port = noted["database"], noted["host"], noted["port"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if database != database_of(app) or not isinstance(host, str) or type(port) is not int or not 0 < port < 65536:
+        return None
+    return host, port
+
+
+def answers(host, port):
+    """Whether something accepts connections on ``port`` at ``host`` (as `serve` was given it), from here."""
+    probe = "127.0.0.1" if host in ("0.0.0.0", "") else "::1" if host == "::" else host.strip("[]")
+    try:
+        with socket.create_connection((probe, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def link_address(app, port):
+    """The (host, port) the link commands build their links for, and what to say about it first.
+
+    ``--port`` when given (every interface assumed); else the address the running `serve` noted; else
+    the defaults, said plainly, as no link can be checked against a server that does not run.
+    """
+    noted = recorded_server(app)
+    if port is not None:
+        host = noted[0] if noted and noted[1] == port else "0.0.0.0"
+        return host, port, []
+    if noted is None:
+        return "0.0.0.0", DEFAULT_PORT, [
+            f"No server of this database is running (`flask --app scorekeeper serve` notes its address when it "
+            f"starts). These links assume it will run on port {DEFAULT_PORT}, the default, on every address; "
+            f"give --port if it will run on another."]
+    host, port = noted
+    if not answers(host, port):
+        return host, port, [
+            f"The server last started on this database (--host {host} --port {port}) does not answer now. "
+            f"These links assume it will run there again; give --port if it will run on another."]
+    return host, port, []
+
+
+def local_only_words(host):
+    """What the link commands say first when the server listens on this device only."""
+    if not is_loopback(host):
+        return []
+    return [f"The server listens on this device only (--host {host}): other phones cannot reach it, so these "
+            f"links open on this device only. Start it with --host 0.0.0.0 to let phones on the same Wi-Fi in."]
+
+
 @click.command("serve")
 @click.option("--host", default="0.0.0.0", show_default=True,
-              help="Address to listen on; 0.0.0.0 lets phones on the same Wi-Fi connect.")
-@click.option("--port", default=DEFAULT_PORT, show_default=True, type=int)
+              help="Address to listen on; 0.0.0.0 lets phones on the same Wi-Fi connect, 127.0.0.1 this device only.")
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535),
+              help="Port to listen on; 0 lets the system choose one (printed, and noted for scorer-link).")
 @click.option("--threads", default=4, show_default=True, type=click.IntRange(1, 256),
               help="Requests served at once by each process.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
@@ -118,23 +221,76 @@ def qr_svg(url):
 @with_appcontext
 def serve_command(host, port, threads, workers):
     """Serve the scorekeeper to the table: waitress, or gunicorn with several workers."""
+    app = current_app._get_current_object()
     if workers > 1:
         gunicorn_server = _gunicorn_server()  # refuses before anything is printed if gunicorn is missing
     # Pages say so when no other phone can reach this server (workers read it from the environment).
-    current_app.config["LISTENING_HOST"] = os.environ["FLASK_LISTENING_HOST"] = host
-    click.echo("Cancellation Hearts scorekeeper is running. Open one of these on any phone on the same Wi-Fi:")
-    for url in table_urls(host, port):
-        click.echo(f"    {url}")
-    urls = table_urls(host, port)
-    if len(urls) > 1:
-        click.echo("Or scan this with a phone's camera:")
-        segno.make(urls[0], error="m").terminal(compact=True)
-    click.echo("Stop it with Ctrl+C.")
+    app.config["LISTENING_HOST"] = os.environ["FLASK_LISTENING_HOST"] = host
     if workers > 1:
-        db.engine.dispose()  # no connection of this process is inherited by the workers it forks
-        gunicorn_server(host, port, workers, threads).run()
+        server = gunicorn_server(host, port, workers, threads)  # binds when it runs
     else:
-        create_server(current_app._get_current_object(), host=host, port=port, threads=threads).run()
+        server = create_server(app, host=host, port=port, threads=threads)
+        port = bound_port(server, port)  # --port 0 lets the system choose
+    try:
+        record = record_server(app, host, port)  # where scorer-link and club-link find the address
+    except OSError as error:  # a read-only instance folder still serves
+        record = None
+        click.echo(f"Could not note the address in the instance folder ({error.strerror}): scorer-link and "
+                   f"club-link will need --port {port}.")
+    try:
+        announce(host, port)
+        if workers > 1:
+            db.engine.dispose()  # no connection of this process is inherited by the workers it forks
+        with stopped_by_sigterm():
+            server.run()
+    finally:
+        if record:
+            forget_server(record)
+
+
+def bound_port(server, port):
+    """The port a waitress server listens on (its first, when it listens on several addresses), a number."""
+    if getattr(server, "effective_port", None):
+        return int(server.effective_port)  # waitress gives it as text
+    listening = getattr(server, "effective_listen", None)
+    return int(listening[0][1]) if listening else port
+
+
+@contextlib.contextmanager
+def stopped_by_sigterm():
+    """SIGTERM (``kill``, a service manager, a container's stop) ends the server as Ctrl+C does, running its
+    clean-up; gunicorn's arbiter installs its own handler for it, which also exits that way."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _exit_on_sigterm(_number, _frame):
+    raise SystemExit(0)
+
+
+def announce(host, port):
+    """Print where to open the scorekeeper: every phone's addresses and a QR code, or this device's only."""
+    urls = table_urls(host, port)
+    if is_loopback(host):
+        click.echo("Cancellation Hearts scorekeeper is running on this device only. Open this in its browser:")
+        for url in urls:
+            click.echo(f"    {url}")
+        click.echo(f"Other phones cannot reach it (--host {host}). To let phones on the same Wi-Fi connect, "
+                   "start it with --host 0.0.0.0 (the default).")
+    else:
+        click.echo("Cancellation Hearts scorekeeper is running. Open one of these on any phone on the same Wi-Fi:")
+        for url in urls:
+            click.echo(f"    {url}")
+        if len(urls) > 1:
+            click.echo("Or scan this with a phone's camera:")
+            segno.make(urls[0], error="m").terminal(compact=True)
+    click.echo("Stop it with Ctrl+C.")
 
 
 KEEP_ALIVE_SECONDS = 20  # longer than a phone's poll interval (1.5 s, static/live.js), so polls reuse connections
@@ -235,32 +391,45 @@ def _keep_alive_channel():
     return KeepAliveChannel
 
 
+PORT_HELP = f"The port the server listens on. Default: the running server's (noted by serve), else {DEFAULT_PORT}."
+
+
+def print_links(port, intro, path):
+    """Say what the link commands assume about the server, then ``intro`` and the links to ``path``
+    (last, one a line: the link is the output's last word)."""
+    app = current_app._get_current_object()
+    host, port, words = link_address(app, port)
+    for line in words + local_only_words(host):
+        click.echo(line)
+    click.echo(intro)
+    for url in table_urls(host, port):
+        click.echo(f"    {url}{path}")
+
+
 @click.command("scorer-link")
 @click.argument("game_id", type=int)
-@click.option("--port", default=DEFAULT_PORT, show_default=True, type=int)
+@click.option("--port", default=None, type=click.IntRange(1, 65535), help=PORT_HELP)
 @with_appcontext
 def scorer_link_command(game_id, port):
     """Print the secret scorer link of game GAME_ID (for a game imported or restored here)."""
     game = db.session.get(Game, game_id)
     if game is None:
         raise click.ClickException(f"No game has id {game_id}.")
-    click.echo("Anyone who opens this link can record and correct hands of this game:")
-    for url in table_urls("0.0.0.0", port):
-        click.echo(f"    {url}games/{game.id}/scorer/{game.scorer_key}")
+    print_links(port, "Anyone who opens this link can record and correct hands of this game:",
+                f"games/{game.id}/scorer/{game.scorer_key}")
 
 
 @click.command("club-link")
 @click.option("--new", "new_key", is_flag=True, help="Make a new key first: every earlier link and pass stop working.")
-@click.option("--port", default=DEFAULT_PORT, show_default=True, type=int)
+@click.option("--port", default=None, type=click.IntRange(1, 65535), help=PORT_HELP)
 @with_appcontext
 def club_link_command(new_key, port):
     """Print the club's secretary link: a device that opens it may rename and merge players."""
     key = service.new_secretary_key() if new_key else service.secretary_key()
     if new_key:
         click.echo("A new secretary key is made: the earlier link and every device's pass no longer work.")
-    click.echo("Anyone who opens this link can rename players and merge two names of one player:")
-    for url in table_urls("0.0.0.0", port):
-        click.echo(f"    {url}club/secretary/{key}")
+    print_links(port, "Anyone who opens this link can rename players and merge two names of one player:",
+                f"club/secretary/{key}")
 
 
 @click.command("rebuild-summaries")
