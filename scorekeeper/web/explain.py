@@ -13,7 +13,7 @@ import json
 from .. import rules, service
 from ..db.models import NAME_LENGTH
 from ..service import names as name_rules
-from .i18n import _, datetime_short, names_list, ngettext
+from .i18n import _, datetime_short, hearts_count, marias_count, names_list, ngettext
 
 QUOTED_LENGTH = 77  # characters of a refused value a message quotes, then "…": a line, never a file's worth
 
@@ -27,19 +27,74 @@ def quoted(text, most=QUOTED_LENGTH):
     return text if len(text) <= most else text[:most] + "…"
 
 
-def explain(reason):
-    """One sentence for a trick's ``Explanation``, in the current language."""
+def explain(value, notes=False):
+    """Words for an engine value, in the current language: a trick's ``Explanation`` as one sentence (with
+    ``notes``, the list of what else it says), a ``Taken`` as what it holds ("2 hearts and 1 Black Maria",
+    "no hearts or Black Marias")."""
+    if isinstance(value, rules.Taken):
+        return taken_words(value)
+    sentences = _trick_sentences(value)
+    return sentences[1:] if notes else sentences[0]
+
+
+def taken_words(taken):
+    """The hearts and Black Marias of a ``Taken``, only those there are; "no hearts or Black Marias" for none."""
+    if taken.hearts and taken.marias:
+        return _("%(hearts)s and %(marias)s", hearts=hearts_count(taken.hearts), marias=marias_count(taken.marias))
+    if taken.hearts:
+        return hearts_count(taken.hearts)
+    if taken.marias:
+        return marias_count(taken.marias)
+    return _("no hearts or Black Marias")
+
+
+def _pairs(cards, first=False):
+    """"the two 10♠ and the two 9♥", capitalised ``first`` in a sentence."""
+    pairs = names_list(_("the two %(card)s", card=str(card)) for card in cards)
+    return pairs[:1].upper() + pairs[1:] if first else pairs
+
+
+def _trick_sentences(reason):
+    """Why a trick went as it did (R9): first the deciding cards, then notes on the pairs that decided nothing,
+    R9's reading of "two pairs" where it decides the trick and the points cancelled cards keep (decisions)."""
     rule_numbers = ", ".join(reason.rules)
+    pairs = _pairs(reason.cancelled, first=True)
     if reason.outcome is rules.Outcome.HIGHEST:
-        return _("%(winner)s is the highest card of the suit led, so it wins (%(rules)s).",
-                 winner=str(reason.winner), rules=rule_numbers)
-    pairs = names_list(_("the two %(card)s", card=str(card)) for card in reason.cancelled)
-    pairs = pairs[:1].upper() + pairs[1:]
-    if reason.outcome is rules.Outcome.HIGHEST_LEFT:
-        return _("%(pairs)s cancel; %(winner)s is the highest card of the suit led that is left, "
-                 "so it wins (%(rules)s).", pairs=pairs, winner=str(reason.winner), rules=rule_numbers)
-    return _("%(pairs)s cancel, so no card of the suit led (%(suit)s) is left to win: nobody wins the trick "
-             "(%(rules)s).", pairs=pairs, suit=reason.led, rules=rule_numbers)
+        sentences = [_("%(winner)s is the highest card of the suit led, so it wins (%(rules)s).",
+                       winner=str(reason.winner), rules=rule_numbers)]
+    elif reason.outcome is rules.Outcome.HIGHEST_LEFT:
+        sentences = [_("%(pairs)s cancel; %(winner)s is the highest card of the suit led that is left, "
+                       "so it wins (%(rules)s).", pairs=pairs, winner=str(reason.winner), rules=rule_numbers)]
+    else:
+        sentences = [_("%(pairs)s cancel, so no card of the suit led (%(suit)s) is left to win: nobody wins the "
+                       "trick (%(rules)s).", pairs=pairs, suit=reason.led, rules=rule_numbers)]
+    others = getattr(reason, "also_cancelled", ())
+    if others:
+        sentences.append(_("%(pairs)s cancel too, but could not have won it anyway (R9).",
+                             pairs=_pairs(others, first=True)))
+    if getattr(reason, "by_reading", False):
+        if reason.outcome is rules.Outcome.RESERVED:
+            sentences.append(_("Only one pair cancelled, yet nobody wins: what counts is that no card of the suit "
+                               "led is left, not how many pairs there are (R9, our decision)."))
+        else:
+            sentences.append(_("More than one pair cancelled, yet a card of the suit led is left, so it wins: what "
+                               "counts is whether one is left, not how many pairs there are (R9, our decision)."))
+    scoring = [card for card in getattr(reason, "all_cancelled", ()) if card.is_heart or card.is_black_maria]
+    if scoring:
+        sentences.append(_("Cancelled cards keep their points: %(pairs)s score for whoever takes the trick "
+                           "(R9, our decision).", pairs=_pairs(scoring)))
+    return sentences
+
+
+def moon_choice_refused(variant):
+    """The moon choice could not be read: the ways this game's house rules let a moon score, its points (R15)."""
+    points = variant.moon_points
+    if variant.moon_choice is rules.MoonRule.SUBTRACT:
+        return _("Choose how the moon scores: in this game the shooter subtracts %(points)d (R15).", points=points)
+    if variant.moon_choice is rules.MoonRule.ADD:
+        return _("Choose how the moon scores: in this game everyone else adds %(points)d (R15).", points=points)
+    return _("Choose how the moon scores: the shooter subtracts %(points)d, or everyone else adds %(points)d (R15).",
+             points=points)
 
 
 def describe(error, names=()):
@@ -57,11 +112,30 @@ def _not_a_card(error, _names):
 
 
 def _third_copy(error, _names):
-    if error.in_hand:
-        return _("%(card)s has already been played twice in this hand (kitty included); "
-                 "the two decks hold only two (R2).", card=str(error.card))
-    return _("%(card)s appears %(count)d times, but the two decks hold only two (R2).",
-             card=str(error.card), count=rules.COPIES + 1)
+    """Where the three copies of a card would be (R2): never "played already" of cards nobody played."""
+    trick = getattr(error, "trick", None)
+    card = str(error.card)
+    if trick is None or getattr(error, "in_trick", None) is None:
+        return _("%(card)s appears %(count)d times, but the two decks hold only two (R2).",
+                 card=card, count=rules.COPIES + 1)
+    where = (error.in_trick + 1, error.in_tricks, error.in_kitty)  # the refused copy is in the trick
+    if where == (3, 0, 0):
+        return _("Trick %(trick)d would hold three %(card)s, but the two decks hold only two of each card (R2).",
+                 card=card, trick=trick)
+    if where == (2, 1, 0):
+        return _("Two %(card)s in trick %(trick)d and one in an earlier trick make three, but the two decks hold "
+                 "only two of each card (R2).", card=card, trick=trick)
+    if where == (2, 0, 1):
+        return _("Two %(card)s in trick %(trick)d and one in the kitty make three, but the two decks hold only two "
+                 "of each card (R2).", card=card, trick=trick)
+    if where == (1, 2, 0):
+        return _("Both %(card)s were played before trick %(trick)d, so a third cannot be in it: the two decks hold "
+                 "only two of each card (R2).", card=card, trick=trick)
+    if where == (1, 1, 1):
+        return _("One %(card)s was played before trick %(trick)d and the other was in the kitty, so a third cannot "
+                 "be in that trick: the two decks hold only two of each card (R2).", card=card, trick=trick)
+    return _("Both %(card)s were in the kitty, so a third cannot be in trick %(trick)d: the two decks hold only two "
+             "of each card (R2).", card=card, trick=trick)
 
 
 def _trick_size(error, _names):
@@ -186,12 +260,13 @@ def _seating_refused(error, names):
         return _("Choose a place at the table for the new player.")
     if error.reason == "game_over":
         return _("The game is over, so nobody can join or leave now (R16).")
-    if error.reason == "first_hand":
+    if error.reason == "first_hand" or getattr(error, "next_hand", None) == 1:  # no hand recorded to come after
         return _("Hand 1 is played by the starting table: players join or leave from hand 2 on.")
     if error.reason == "many":
         return _("At most %(most)d players can join or leave before one hand, and %(most)d already have before "
                  "hand %(number)d (R1).", most=rules.MOST_SEAT_CHANGES, number=change.before_hand)
-    return _("Players can join or leave only before the next hand, hand %(number)d.", number=change.before_hand)
+    return _("Players can join or leave only before the next hand, hand %(number)d.",
+             number=getattr(error, "next_hand", None) or change.before_hand)
 
 
 def _name_taken(error, _names):

@@ -31,7 +31,7 @@ from ..db.models import (
     variant_columns,
 )
 from ..service import names as name_rules
-from .explain import name_problem, player_name_errors
+from .explain import moon_choice_refused, name_problem, player_name_errors
 from .i18n import _, lazy_gettext
 
 
@@ -325,22 +325,30 @@ class HandForm(GameChangeForm):
     moon = ChoiceField(
         choices=[SelectChoice(moon.value) for moon in rules.Moon],
         validate_choice=True,
-        message=lazy_gettext("Choose how the moon scores: subtract 26 or add 26."),
-    )
+    )  # its refusal names this game's moon (moon_rules)
 
     from_tricks = False  # filled in from a hand played trick by trick
     hand_errors = ()  # the engine's refusals of the hand as a whole, worded
     nothing_collected_question = None  # the engine's question when nobody collected anything, worded
     conflict = None  # what to say when another device wrote first
     renumbered = None  # what to say when that moved the hand being corrected to another number
+    naming = ()  # field errors that name their player already ("Ana cannot have taken 27 hearts…")
+
+    def moon_rules(self, variant):
+        """Word a refused moon choice with the ways ``variant`` lets a moon score, and its points (R15)."""
+        self.moon.message = moon_choice_refused(variant)
 
     def problems(self, names):
-        """Every reason the hand was not saved, each with the field to fix, in the page's order."""
+        """Every reason the hand was not saved, each with the field to fix, in the page's order; a player's
+        name once, before an error that does not name them."""
+        def named(seat, error, target):
+            return Problem(error, target) if error in self.naming else named_problem(names[seat], error, target)
+
         found = []
         for seat, entry in enumerate(self.takings.entries):
-            found += [named_problem(names[seat], error, entry.hearts.id) for error in entry.hearts.errors]
-            found += [named_problem(names[seat], error, f"{entry.marias.id}-0") for error in entry.marias.errors]
-            found += [named_problem(names[seat], error, f"{entry.jacks.id}-0") for error in entry.jacks.errors]
+            found += [named(seat, error, entry.hearts.id) for error in entry.hearts.errors]
+            found += [named(seat, error, f"{entry.marias.id}-0") for error in entry.marias.errors]
+            found += [named(seat, error, f"{entry.jacks.id}-0") for error in entry.jacks.errors]
         found += [Problem(error, "tally") for error in self.hand_errors]
         if self.nothing_collected_question:
             found.append(Problem(self.nothing_collected_question, "nothing_collected"))

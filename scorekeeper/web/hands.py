@@ -31,7 +31,7 @@ def record_hand(game_id):
     seated = game.names_of(board.next_hand.seating)
     if request.method == "GET":
         return _hand_page(game, _new_hand_form(game, board), number, board=board)
-    form = _posted_hand_form(game, len(seated))
+    form = _posted_hand_form(len(seated), board.variant)
     if "fill" in request.form:
         return _hand_page(game, form, number, board=board)
     posted = form.number_posted()
@@ -68,7 +68,7 @@ def correct_hand(game_id, number):
     if request.method == "GET":
         return _hand_page(game, HandForm(data=_hand_data(hand)), number, hand, board)
     seated = game.names_of(board.hands[number - 1].seating)
-    form = _posted_hand_form(game, len(seated))
+    form = _posted_hand_form(len(seated), board.variant)
     if "fill" in request.form:
         return _hand_page(game, form, number, hand, board)
     if form.based_on() is None:
@@ -204,6 +204,7 @@ def _put_error(form, error, names):
         entry = form.takings.entries[error.player]
         field = {"hearts": entry.hearts, "marias": entry.marias, "jacks": entry.jacks}[error.what]
         field.errors = [*field.errors, message]
+        form.naming = (*form.naming, message)  # the summary names the player once
     elif isinstance(error, rules.NothingCollected):
         form.nothing_collected_question = message
     else:
@@ -262,10 +263,12 @@ def _hand_data(hand):
     }
 
 
-def _posted_hand_form(game, players):
-    """The posted hand form, with exactly one row per player of the hand whatever was posted."""
+def _posted_hand_form(players, variant):
+    """The posted hand form, with exactly one row per player of the hand whatever was posted, its moon
+    refusal worded for ``variant``."""
     form = HandForm(request.form)
     form.seat_rows(players)
+    form.moon_rules(variant)
     if "fill" in request.form:
         form.fill_remaining_hearts(request.form["fill"])
     return form
