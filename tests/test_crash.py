@@ -32,7 +32,7 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs PO
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 SECRET_KEY = "crash test secret key"  # fixed, so the scorer's session survives restarts
-ROUNDS = 5  # run, SIGKILL, restart; then one last SIGKILL before the database is read
+ROUNDS = 3  # run, SIGKILL, restart; then one last SIGKILL before the database is read (a restart costs 2-3 s)
 RUN_SECONDS = (0.5, 1.5)
 START_SECONDS = 15  # for a (re)started server to answer
 REQUEST_SECONDS = 5
