@@ -128,6 +128,7 @@ def _played_pages(client):
     post = post_hand(client, game_id, [(0, 0), (25, 2)] + [(0, 0)] * 7, reserved=True)
     assert post.status_code == 302, post.get_data(as_text=True)
     keep("trick log", lambda language: read(client, f"/games/{game_id}/hands/1/tricks", language))
+    keep("hand correction", lambda language: read(client, f"/games/{game_id}/hands/1", language))
 
     # A heart led before hearts are broken (R8).
     unbroken = create_game(client, NINE)
@@ -232,6 +233,8 @@ def test_the_explanations_say_what_happened_and_which_decision_settles_it(client
     assert ("Bo took every heart and Black Maria collected, but 1 heart went to nobody: that is no moon, so they "
             "score 51 as usual (R15, our decision).") in log
     assert "Nobody collected 1 heart (R13)." in pages["hand over"]
+    assert ("Bo took every heart and Black Maria collected, but 1 heart went to nobody: that is no moon, so they "
+            "score 51 as usual (R15, our decision).") in pages["hand correction"]
     assert ("Ana cannot have taken 27 hearts: a hand holds 26 (R14)." in pages["hand form with 27 hearts"]
             and "Ana: Ana" not in pages["hand form with 27 hearts"])
     moon = pages["moon choice refused"]

@@ -274,6 +274,17 @@ def _posted_hand_form(players, variant):
     return form
 
 
+def _moon_missed(taken):
+    """(seat, what nobody collected) when one player took every heart and Black Maria collected and a reserved
+    last trick left the rest with nobody: no moon (R13; R15, decision b). None otherwise."""
+    left = rules.Taken(rules.HEARTS_IN_HAND - sum(t.hearts for t in taken),
+                       rules.MARIAS_IN_HAND - sum(t.marias for t in taken))
+    if left.hearts < 0 or left.marias < 0:
+        return None
+    seat = rules.moon_missed(dict(enumerate(taken)))
+    return None if seat is None else (seat, left)
+
+
 def _hand_page(game, form, number, hand=None, board=None):
     """The hand form for hand ``number``: its seating, dealer and leader, and what was typed.
 
@@ -283,10 +294,11 @@ def _hand_page(game, form, number, hand=None, board=None):
     summary = now.hands[number - 1] if number <= len(now.hands) else now.next_hand
     taken = form.taken(now.variant) if not any(e.errors for e in form.takings.entries) else None
     shooter = rules.moon_shooter(dict(enumerate(taken))) if taken else None
+    missed = _moon_missed(taken) if taken and shooter is None else None
     return render_template(
         "games/hand.html", game=game, form=form, number=number, hand=hand, summary=summary,
         seated=game.names_of(summary.seating), variant=now.variant,
-        shooter=shooter, board=board, revision=form.revision.data or game.revision,
+        shooter=shooter, missed=missed, board=board, revision=form.revision.data or game.revision,
         draft_key=draft_key(game, hand), draft_prefix=draft_prefix(game),
         hand_keys=" ".join(f"hand-{shown.key}" for shown in game.hands),
     )
