@@ -21,10 +21,11 @@ import functools
 import os
 import secrets
 import shutil
+import sqlite3
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import Engine, make_url
 
 from scorekeeper import create_app
 from scorekeeper.db.models import db
@@ -176,6 +177,15 @@ def module_database_uri(tmp_path_factory, migrated_template):
     """The SQLAlchemy URL of a database at the latest migration shared by one test module."""
     with fresh_database(tmp_path_factory.mktemp("module database"), migrated_template) as url:
         yield url
+
+
+@event.listens_for(Engine, "connect")
+def _no_waiting_for_the_disk(connection, _record):
+    """A test's SQLite database is thrown away: its commits need not wait for the disk (as CI's throwaway
+    PostgreSQL runs without fsync). Durability is tested where it matters, by test_crash's real servers,
+    which run with the app's own settings."""
+    if isinstance(connection, sqlite3.Connection):
+        connection.execute("PRAGMA synchronous=OFF")
 
 
 @pytest.fixture
