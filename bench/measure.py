@@ -43,7 +43,7 @@ class Settings:
 NORMAL = Settings(rounds=5, growth=(10, 100, 1000), poll_seconds=10, round_seconds=0.3, baseline_seconds=0.1)
 # The quick run adds its many games through the service as a restore does (about 4 ms a game here): fewer of them.
 QUICK = Settings(rounds=1, growth=(10, 50, 100), poll_seconds=3, round_seconds=0.1, baseline_seconds=0.05,
-                 many_games=2_000)
+                 many_games=1_000)
 
 
 # --- SQL statements per page (in-process) -----------------------------------------

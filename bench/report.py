@@ -30,7 +30,7 @@ BUDGETS = {  # issue 11, then those of issue 7 it left standing
     "live update": "live update visible on the second page within 2.5 s",
     # issue 12
     "import": "the biggest import the limits allow at most 500x the trivial route, one more hand refused in < 50 ms",
-    "list": f"the games list with many games (10,000; 2,000 with --quick) within 1.5x of the list with {FEW_GAMES}",
+    "list": f"the games list with many games (10,000; 1,000 with --quick) within 1.5x of the list with {FEW_GAMES}",
     # issue 23
     "long list": f"the games list of {FEW_GAMES} games of {LONG_LIST_HANDS} hands x 11 within 2x the list of "
                  f"{FEW_GAMES} games of 2 hands",
