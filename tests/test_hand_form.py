@@ -75,7 +75,7 @@ def test_the_engine_lists_every_problem_when_the_form_reads_everything(app, clie
 
     assert response.status_code == 400
     assert summary_of(response) == [
-        ("takings-0-hearts", "Ana: Ana cannot have taken 27 hearts: a hand holds 26 (R14)."),
+        ("takings-0-hearts", "Ana cannot have taken 27 hearts: a hand holds 26 (R14)."),
         ("tally", "The hearts add up to 27, but a hand holds only 26 (R14)."),
         ("tally", "The Black Marias add up to 3, but a hand holds only 2 (R14)."),
     ]
@@ -92,7 +92,7 @@ def test_a_short_hand_and_a_moon_choice_the_form_cannot_read_are_listed_together
     assert response.status_code == 400
     problems = [text for _target, text in summary_of(response)]
     assert problems[0].startswith("The hearts add up to 23 of 26 and the Black Marias to 1 of 2.")
-    assert problems[1] == "Choose how the moon scores: subtract 26 or add 26."
+    assert problems[1] == "Choose how the moon scores: the shooter subtracts 26, or everyone else adds 26 (R15)."
     assert count_hands(app) == 0
 
 

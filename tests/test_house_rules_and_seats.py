@@ -266,7 +266,7 @@ def with_hand(index, **fields):
     (version_two(seat_changes=[{"before_hand": 2, "leave": "Bo"}, {"before_hand": 2, "leave": "Bo"}]),
      "not at the table"),
     (version_two(players=SIX, hands=[], seat_changes=[{"before_hand": 3, "leave": "Ana"}]),
-     "only before the next hand, hand 3"),
+     "Hand 1 is played by the starting table"),
     (version_two(seat_changes=[{"before_hand": 2, "join": "Ana", "at": 0, "start": 0}]), "already"),
     (version_two(seat_changes=[{"before_hand": 2, "leave": "Bo"}, {"before_hand": 2, "leave": "Caio"}]),
      "fewer than 6"),

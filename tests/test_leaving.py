@@ -37,8 +37,8 @@ def test_the_confirmation_says_what_leaving_changes_and_changes_nothing_yet(clie
     page = text_of(response)
     assert response.status_code == 200
     assert "Does Bo leave the table?" in page
-    assert ("Bo keeps their 18 points and is shown as “left after hand 1”. From hand 2 on, Bo no longer deals, "
-            "passes, ends the game or wins (R1, R16).") in page
+    assert ("Bo keeps their 18 points and is shown as “left after hand 1”. From hand 2 on, they no longer deal, "
+            "pass, end the game or win (R1, R16).") in page
     # Ana dealt hand 1 and stays: Bo, left of her, would have dealt hand 2; Caio does (R4).
     assert ("The deal and the passing follow the new seating from hand 2: Caio deals it, and 6 players get "
             "17 cards each (R3, R4, R5).") in page

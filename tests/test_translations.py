@@ -104,7 +104,7 @@ def test_language_switcher_never_leaves_the_app(client, target):
 
 
 def test_trick_explanations_are_translated(client):
-    answer = client.get("/settle.json?cards=KC,KC,QC", headers={"Accept-Language": "pt"}).get_json()
+    answer = client.get("/settle.json?lang=pt&cards=KP,KP,QP").get_json()  # paus: the Portuguese clubs
 
     assert "K♣" in answer["explanation"] and "Q♣" in answer["explanation"]
     assert "highest" not in answer["explanation"]

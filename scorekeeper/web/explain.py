@@ -13,7 +13,16 @@ import json
 from .. import rules, service
 from ..db.models import NAME_LENGTH
 from ..service import names as name_rules
-from .i18n import _, datetime_short, hearts_count, marias_count, names_list, ngettext
+from .i18n import (
+    _,
+    alternatives,
+    card_examples,
+    datetime_short,
+    hearts_count,
+    marias_count,
+    names_list,
+    ngettext,
+)
 
 QUOTED_LENGTH = 77  # characters of a refused value a message quotes, then "…": a line, never a file's worth
 
@@ -108,7 +117,8 @@ def describe(error, names=()):
 
 
 def _not_a_card(error, _names):
-    return _("“%(card)s” is not a card. Write a rank and a suit, like 10S, Q♠ or 2c.", card=quoted(error.text))
+    return _("“%(card)s” is not a card. Write a rank and a suit, like %(examples)s.", card=quoted(error.text),
+             examples=alternatives(card_examples()))
 
 
 def _third_copy(error, _names):

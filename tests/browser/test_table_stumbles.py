@@ -179,7 +179,8 @@ def test_a_trick_costs_one_tap_a_card_and_the_next_one_stays_in_view_at_phone_si
 
     trick = taps
     expect(page.get_by_role("heading", name="Trick 2 of 9: Caio leads")).to_be_in_viewport()
-    expect(page.locator("#next-trick [role=status]")).to_contain_text("Nobody wins: the trick is reserved (R9).")
+    expect(page.locator("#next-trick [role=status]")).to_contain_text("Trick 1 entered: what it decided is above.")
+    expect(page.locator("#last-trick")).to_contain_text("Nobody wins: the trick is reserved (R9).")
     for control in ['[data-card="A♠"]', '[data-card="2♣"]', "button.backspace"]:
         expect(page.locator(f"[data-picker] {control}").first).to_be_in_viewport()
     expect(page.get_by_role("button", name="Settle trick 2")).to_be_in_viewport()
