@@ -458,7 +458,8 @@ def test_each_trick_of_a_hand_says_only_what_happened_and_who_leads_after_a_rese
 
     assert len(tricks) == 11
     assert "Bo led this trick and leads the next one too (R10, our decision)." in tricks[1]
-    assert "the kitty and 9 reserved cards included (R11). The kitty waited with the reserved cards (R12, our decision)." in tricks[2]
+    assert ("the kitty and 9 reserved cards included (R11). The kitty waited with the reserved cards "
+            "(R12, our decision).") in tricks[2]
     assert "Bo collects 1 Black Maria with it." in tricks[3]
     assert "included" not in tricks[3]
     assert "leads the next one too (R10, our decision)" in tricks[4]
