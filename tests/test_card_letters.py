@@ -4,6 +4,7 @@ them, the settle answer in the language asked for, and Norwegian for every Norwe
 import html
 import json
 import re
+from urllib.parse import quote
 
 import pytest
 
@@ -155,3 +156,12 @@ def test_a_settle_from_an_eight_player_game_refuses_nine_cards_and_names_each_pl
     assert sorted(names) == sorted(ELEVEN[:8])
     assert as_json.status_code == 400 and "at most 8 cards" in as_json.get_json()["error"]
     assert f"game={game_id}" in settled.get_data(as_text=True)  # the live answer asks with the game too
+
+
+def test_choosing_a_language_on_a_settle_page_asked_in_another_drops_its_lang(client):
+    """/settle?lang=pt, then Español in the switcher: the page comes back in Spanish, its cards kept."""
+    response = client.get("/language/es?next=" + quote("/settle?lang=pt&cards=10E+9C"))
+
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/settle?cards=10E+9C"
+    assert '<html lang="es">' in client.get(response.headers["Location"]).get_data(as_text=True)

@@ -1,6 +1,7 @@
 """Pages that belong to no game: the rules, the language switch, and the pages shown for errors."""
 
 from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask.globals import request_ctx
@@ -18,10 +19,17 @@ def choose_language(code):
     back = request.args.get("next", "")
     if not SAFE_PATH.fullmatch(back):  # only a path of this app: no other host, no header tricks
         back = url_for("games.index")
-    response = redirect(back)
+    response = redirect(_without_lang(back))
     if code in LANGUAGES:
         response.set_cookie(COOKIE, code, max_age=ONE_YEAR, samesite="Lax", httponly=True, secure=request.is_secure)
     return response
+
+
+def _without_lang(path):
+    """``path`` without a ``lang`` parameter (the settle page's): the language just chosen must win."""
+    parts = urlsplit(path)
+    query = [(name, value) for name, value in parse_qsl(parts.query, keep_blank_values=True) if name != "lang"]
+    return urlunsplit(("", "", parts.path, urlencode(query), ""))
 
 
 @bp.get("/rules")
