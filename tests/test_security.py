@@ -442,9 +442,11 @@ def test_a_server_listening_on_this_device_only_says_so_instead_of_a_dead_link(a
 
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
 
-    assert SHARED.findall(page) == []
+    assert SHARED.findall(page) == []  # no link that other phones would find dead, no secret scorer link
     assert 'class="qr"' not in page
     assert "Other phones cannot open this server" in page
+    # This device still gets the read-only page, at the address it asked by (issue 24).
+    assert f'class="share-url local-url"><a href="http://localhost/games/{game_id}/watch"' in page
 
 
 def test_a_server_listening_on_every_interface_shows_the_share_links(app, client, game_id):
