@@ -193,6 +193,7 @@
     });
     box.appendChild(list);
     box.appendChild(element("p", "explanation", result.explanation));
+    (result.notes || []).forEach(function (note) { box.appendChild(element("p", "hint", note)); });
     answer.appendChild(box);
   }
 

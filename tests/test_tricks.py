@@ -84,8 +84,12 @@ def test_settle_json_answers_winner_cancelled_and_why(client, cards, winner, can
     assert answer["winner"] == winner
     assert answer["cancelled"] == cancelled
     with client.application.test_request_context():
-        assert answer["explanation"] == explain(rules.resolve_trick(re.split(r"[,\s]+", cards.strip())).reason)
+        reason = rules.resolve_trick(re.split(r"[,\s]+", cards.strip())).reason
+        assert answer["explanation"] == explain(reason)
+        assert answer["notes"] == explain(reason, notes=True)  # what the settle page shows under it
     assert "(R9" in answer["explanation"]
+    if cards == "10S,10S,9H,9H,KS":  # two pairs, yet K♠ wins: R9's reading, a decision, said so
+        assert any("our decision" in note for note in answer["notes"])
 
 
 @pytest.mark.parametrize(

@@ -72,7 +72,8 @@ def _settle_page(language):
 
 @bp.get("/settle.json")
 def settle_json():
-    """The settled trick as JSON: winner position or null, cancelled positions, explanation.
+    """The settled trick as JSON: winner position or null, cancelled positions, explanation, and the notes
+    the settle page shows under it (cancelled cards that decided nothing, the points they keep, R9's reading).
 
     The answer is in ``lang`` (English by default): its card letters and its words (``lang=pt``: "10E"
     is 10♠, and the explanation is Portuguese). With ``game``, at most one card of each of its players.
@@ -92,6 +93,7 @@ def settle_json():
             winner=result.winner,
             cancelled=sorted(result.cancelled),
             explanation=explain(result.reason),
+            notes=explain(result.reason, notes=True),
             cards=[str(card) for card in result.cards],
             rules=list(result.reason.rules),
         )
