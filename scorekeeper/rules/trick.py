@@ -81,14 +81,16 @@ class TrickResult:
         return Taken.of_cards(self.cards)
 
 
-def resolve_trick(cards: Sequence[str | Card]) -> TrickResult:
+def resolve_trick(cards: Sequence[str | Card], players: int | None = None) -> TrickResult:
     """Resolve one trick, the cards in play order, the first one led (R9).
 
     Any trick of 1 to 11 cards resolves, so that the seeds' four-card
     examples can be settled too; ``HandPlay`` asks for one card a player.
+    With ``players`` (a game's table), at most one card a player (R1).
     """
-    if not 1 <= len(cards) <= MAX_PLAYERS:
-        raise TrickSize(len(cards), 1, MAX_PLAYERS)
+    most = MAX_PLAYERS if players is None else players
+    if not 1 <= len(cards) <= most:
+        raise TrickSize(len(cards), 1, most)
     played = parse_cards(cards)
     check_copies(played)
     counts = Counter(played)

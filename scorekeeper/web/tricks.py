@@ -30,10 +30,7 @@ def settle_trick(text, letters=None, players=None):
 
     From a game, a trick holds at most one card of each of its ``players`` (R1), so that no seat is named twice.
     """
-    cards = rules.parse_cards(typed_cards(text), letters or card_letters())
-    if players is not None and len(cards) > players:
-        raise rules.TrickSize(len(cards), 1, players)
-    return rules.resolve_trick(cards)
+    return rules.resolve_trick(rules.parse_cards(typed_cards(text), letters or card_letters()), players)
 
 
 # --- Settle a trick ------------------------------------------------------------

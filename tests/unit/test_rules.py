@@ -838,6 +838,15 @@ def test_a_trick_of_no_cards_or_more_than_eleven_is_the_wrong_size(cards, least,
     assert (refused.value.count, refused.value.least, refused.value.most) == (len(cards), least, most)
 
 
+def test_a_trick_of_a_games_table_holds_at_most_one_card_a_player():
+    """Settled as one of an eight-player game's tricks, nine cards are one too many (R1); eight resolve."""
+    with pytest.raises(rules.TrickSize) as refused:
+        resolve_trick(["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C"], players=8)
+
+    assert (refused.value.count, refused.value.least, refused.value.most) == (9, 1, 8)
+    assert resolve_trick(["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C"], players=8).winner == 7
+
+
 def test_a_hand_trick_needs_one_card_from_every_player():
     with pytest.raises(rules.TrickSize) as refused:
         HandPlay(6, 0).play(["2C", "3C"])
