@@ -35,7 +35,9 @@ MEASURE = """() => {
       const box = child.getBoundingClientRect();
       const name = `${child.tagName.toLowerCase()}.${child.className}`;
       if (box.width && box.right > width + 1) found.push(`${name} ends at ${Math.round(box.right)}px`);
-      if (words.has(child.tagName) && box.width > 1 && child.textContent.trim().length > 2
+      const card = child.dataset.card;
+      if (card && child.scrollWidth > child.clientWidth + 1) found.push(`card ${card} clipped`);
+      else if (words.has(child.tagName) && !card && box.width > 1 && child.textContent.trim().length > 2
           && box.width < 1.6 * parseFloat(getComputedStyle(child).fontSize))
         found.push(`"${child.textContent.trim().slice(0, 20)}" a letter a line`);
       walk(child);
