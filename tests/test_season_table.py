@@ -87,8 +87,8 @@ def test_the_best_game_is_the_best_place_then_the_widest_margin_not_the_lowest_t
     assert rows["Ana"]["best"] == "1/6 +5" and rows["Ana"]["worst"] == "2/6 −1"
     assert rows["Fay"]["best"] == "1/6 ±0"  # the shared win
     assert rows["Gus"]["best"] == rows["Gus"]["worst"] == "–"
-    assert "Best game Wide 0 points: won among 6, 5 points ahead of the next player" in page
-    assert "Worst game Moons -25 points: place 2 of 6, 1 point behind the winner" in page
+    assert "Best game Wide 0 points, won among 6, 5 points ahead of the next player" in page
+    assert "Worst game Moons -25 points, place 2 of 6, 1 point behind the winner" in page
 
 
 def test_a_game_counts_for_best_and_worst_only_if_finished_and_they_were_at_the_table_at_its_end():
