@@ -291,6 +291,7 @@ def plain_figures(documents):
     for mine in figures.values():
         mine["points_per_hand"] = (float((Decimal(mine["points"]) / mine["hands"]).quantize(
             Decimal("0.1"), ROUND_HALF_UP)) if mine["hands"] else None)
+        mine["win_rate"] = round(mine["wins"] / mine["finished"], 4) if mine["finished"] else None
     return figures
 
 
@@ -384,12 +385,12 @@ def test_the_season_table_sorts_by_any_column_either_way(client):
     game_id = create_game(client, SIX)
     record_hand(client, game_id, FLAT)
 
-    by_points = table_rows(client.get("/players?sort=points"))
-    by_points_low_first = table_rows(client.get("/players?sort=-points"))
+    by_points = table_rows(client.get("/players?sort=points"))  # the fewest first (issue 24)
+    by_points_high_first = table_rows(client.get("/players?sort=-points"))
     by_name = table_rows(client.get("/players?sort=name"))
 
-    assert by_points.index("Ana") < by_points.index("Bo") < by_points.index("Dee")
-    assert by_points_low_first.index("Dee") < by_points_low_first.index("Ana")
+    assert by_points.index("Dee") < by_points.index("Ana") < by_points.index("Caio")
+    assert by_points_high_first.index("Caio") < by_points_high_first.index("Ana") < by_points_high_first.index("Dee")
     assert by_name.index("Ana") < by_name.index("Bo") < by_name.index("Caio")
     assert client.get("/players?sort=nonsense").status_code == 200
 
@@ -482,8 +483,8 @@ def test_those_without_a_figure_sort_last_either_way_and_best_and_worst_count_fi
     by_best = table_rows(client.get("/players?sort=best"))
 
     assert low_first.index("Ana") < low_first.index("Nobody") and high_first.index("Fay") < high_first.index("Nobody")
-    assert by_best.index("Ana 1 1 1 1 0 0,0".replace(",", ".")) < by_best.index("Nobody")
-    assert "Nobody 1 0 0 0 0 – 0 0 0 0 – –" in by_best
+    assert by_best.index("Ana 1 1 1 100% 1 0 0,0".replace(",", ".")) < by_best.index("Nobody")
+    assert "Nobody 1 0 0 – 0 0 – 0 0 0 0 – –" in by_best
 
 
 def test_two_tables_starting_games_with_one_new_name_at_once_both_start_and_share_one_person(app):

@@ -113,7 +113,7 @@ def test_trick_explanations_are_translated(client):
 @pytest.mark.parametrize("language, one, two, marias", [
     ("en", "1 heart", "2 hearts", "1 Black Maria"),
     ("pt", "1 copa", "2 copas", "1 Maria Negra"),
-    ("es", "1 corazón", "2 corazones", "1 Black Maria"),
+    ("es", "1 corazón", "2 corazones", "1 María Negra"),
     ("ms", "1 hati", "2 hati", "1 Black Maria"),
     ("nb", "1 hjerter", "2 hjerter", "1 Svarte Maria"),
 ])

@@ -373,7 +373,9 @@ def test_settle_json_reads_another_languages_letters_when_asked(client):
     portuguese = client.get("/settle.json?cards=10E,10E,9C&lang=pt").get_json()
     english = client.get("/settle.json?cards=10S,10S,9H").get_json()
 
-    assert {**portuguese, "explanation": ""} == {**english, "explanation": ""}  # in Portuguese words
+    words = {"explanation": "", "notes": []}  # in Portuguese words
+    assert {**portuguese, **words} == {**english, **words}
+    assert len(portuguese["notes"]) == len(english["notes"]) == 1  # R9's reading: one pair, yet reserved
     assert portuguese["cards"] == ["10♠", "10♠", "9♥"] and portuguese["winner"] is None  # reserved (R9)
 
 

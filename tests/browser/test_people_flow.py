@@ -54,8 +54,8 @@ def test_the_usual_table_in_one_tap_then_the_season_and_a_persons_page(page, scr
     expect(page.get_by_role("heading", name="Players", exact=True)).to_be_visible()
     row = page.locator("table.season tbody tr", has_text="wren")
     expect(row.locator("td").nth(0)).to_have_text("2")  # games
-    expect(row.locator("td").nth(3)).to_have_text("3")  # hands
-    expect(row.locator("td").nth(4)).to_have_text("69")  # points: 23 a hand
+    expect(row.locator("td").nth(4)).to_have_text("3")  # hands, after games, finished, wins and win rate
+    expect(row.locator("td").nth(5)).to_have_text("69")  # points: 23 a hand
     page.get_by_role("link", name="Points a hand").click()
     expect(page.locator("th[aria-sort]")).to_contain_text("Points a hand")
     screenshot("phone-season-table")

@@ -145,12 +145,12 @@ def test_the_history_and_the_menu_show_that_they_scroll_on_a_narrow_phone(page):
     page.get_by_role("button", name="Save hand 1").click()
     page.get_by_role("link", name="Português").click()
 
-    for scroller in ["table.hands >> xpath=..", "header.site nav"]:
-        box = page.locator(scroller)
-        assert box.evaluate("element => element.scrollWidth > element.clientWidth"), scroller
-        assert "radial-gradient" in box.evaluate("element => getComputedStyle(element).backgroundImage"), scroller
-    nav = page.locator("header.site nav")
-    assert nav.evaluate("element => element.getBoundingClientRect().height") < 60  # one line
+    history = page.locator("table.hands >> xpath=..")
+    assert history.evaluate("element => element.scrollWidth > element.clientWidth")
+    assert "radial-gradient" in history.evaluate("element => getComputedStyle(element).backgroundImage")
+    nav = page.locator("header.site nav")  # the menu wraps rather than hiding links off screen (issue 24)
+    assert nav.evaluate("element => element.scrollWidth <= element.clientWidth")
+    assert nav.evaluate("element => element.getBoundingClientRect().height") < 100  # two lines at most
     hand_column = page.locator("table.hands tbody th").first
     x_before = hand_column.evaluate("element => element.getBoundingClientRect().left")
     page.locator("table.hands >> xpath=..").evaluate("element => { element.scrollLeft = 200; }")
