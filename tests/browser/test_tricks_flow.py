@@ -51,7 +51,7 @@ def test_a_trick_is_entered_with_the_picker_and_the_winner_leads_next(page, scre
 
     expect(page.locator(".last-trick .verdict-line")).to_have_text("Nobody wins: the trick is reserved (R9).")
     expect(page.get_by_role("heading", name="Trick 2 of 11: Caio leads")).to_be_visible()
-    expect(page.locator(".waiting")).to_contain_text("The kitty (5 cards face down) and 9 reserved cards")
+    expect(page.locator(".waiting")).to_contain_text("The kitty (5 cards face down) waits with 9 reserved cards")
 
     pick(page, "K♥", "2♣", "3♣", "4♣", "5♣", "6♣", "7♣", "8♣", "9♣")
     page.get_by_role("button", name="Settle trick 2").click()
