@@ -103,11 +103,12 @@ def test_a_trick_with_two_unreadable_cards_and_an_empty_one_lists_all_three_at_t
     page = response.get_data(as_text=True)
     assert response.status_code == 400
     assert error_summary(response) == [
-        ("cards-1", "Caio: “X♣” is not a card. Write a rank and a suit, like 10S, Q♠ or 2c."),
-        ("cards-5", "Gil: “10x” is not a card. Write a rank and a suit, like 10S, Q♠ or 2c."),
+        ("cards-1", "Caio: “X♣” is not a card. Write a rank and a suit, like 10S, 9h, Q♠, or 2c."),
+        ("cards-5", "Gil: “10x” is not a card. Write a rank and a suit, like 10S, 9h, Q♠, or 2c."),
         ("cards-8", "Ana: Enter this player's card."),
     ]
-    assert field_errors(response, "cards-5") == ["“10x” is not a card. Write a rank and a suit, like 10S, Q♠ or 2c."]
+    assert field_errors(response, "cards-5") == [
+        "“10x” is not a card. Write a rank and a suit, like 10S, 9h, Q♠, or 2c."]
     assert field_errors(response, "cards-8") == ["Enter this player's card."]
     assert 'value="X♣"' in page and 'value="10x"' in page and 'value="7♣"' in page
     with app.app_context():
@@ -121,7 +122,7 @@ def test_every_third_copy_of_a_card_is_marked_with_a_card_that_is_no_card(client
 
     assert [target for target, _message in error_summary(response)] == ["cards-2", "cards-5", "cards-7"]
     assert field_errors(response, "cards-5") == [
-        "4♣ has already been played twice in this hand (kitty included); the two decks hold only two (R2)."]
+        "Trick 1 would hold three 4♣, but the two decks hold only two of each card (R2)."]
 
 
 @pytest.mark.parametrize("cards", ["Q♠ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣", "Q♠ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ X"])

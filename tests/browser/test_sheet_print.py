@@ -90,5 +90,7 @@ def test_the_spreadsheet_link_downloads_the_csv(page):
 
     lines = pathlib.Path(download.value.path()).read_text(encoding="utf-8-sig").split("\n")
     assert download.value.suggested_filename == f"cancellation-hearts-game-{game.rsplit('/', 1)[1]}.csv"
-    assert lines[0].strip() == ",".join(["Hand", *CLUB])
-    assert len([line for line in lines if line]) == 1 + HANDS + 1
+    assert lines[0].strip() == "Game,Thursday club night" and lines[1].startswith("Date,")  # the game first
+    header = next(number for number, line in enumerate(lines) if line.startswith("Hand,"))
+    assert lines[header].strip() == ",".join(["Hand", *CLUB])
+    assert len([line for line in lines[header:] if line.strip()]) == 1 + HANDS + 1
