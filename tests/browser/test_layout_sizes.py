@@ -58,7 +58,7 @@ def a_game_with_a_joiner():
     third = HAND[:3] + [{"hearts": 0, "marias": 0}] + HAND[3:]
     hands = [{"number": number, "taken": taken, "uncollected": {"hearts": 0, "marias": 0}, "moon": None,
               "tricks": None} for number, taken in [(1, HAND), (2, HAND), (3, third)]]
-    document = {"format": "scorekeeper/cancellation-hearts", "version": 2, "name": "Quinta-feira no clube",
+    document = {"format": "scorekeeper/cancellation-hearts", "version": 2, "name": "Quinta-feira no Clubedecopasdavila",
                 "target": 150, "players": LONG_NAMES, "first_dealer": 0,
                 "seat_changes": [{"before_hand": 3, "join": JOINER, "at": 3, "start": 20}], "hands": hands}
     (game_id, scorer_key), = store_games(LIVE_APP[0], [document])
