@@ -1,11 +1,11 @@
 """The whole table: live updates across phones, fast entry, accessibility, looks, languages."""
 
-from urllib.parse import urlsplit
 
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from .conftest import PHONE, TABLET
+from ..tabletop import store_games
+from .conftest import LIVE_APP, PHONE, TABLET
 from .test_game_flow import EIGHT, enter_hand, start_game
 from .test_tricks_flow import pick
 
@@ -101,17 +101,15 @@ def axe_violations(page, scheme):
 def test_screenshots_of_the_table_light_and_dark(browser, base_url, screenshot, page):
     """The table view, the hand form and the display as a second scorer's phone and tablet show them, in the
     light and the dark scheme (it opened the secret scorer link), each checked for what it must show, then
-    saved to look at. One game serves the four: they only read it."""
-    start_game(page, EIGHT, target=100, name="Looks")
-    page.get_by_role("link", name="Record hand 1").click()
-    enter_hand(page, {0: (10, 0), 2: (6, 1), 4: (6, 0), 7: (4, 1)})
-    page.get_by_role("button", name="Save hand 1").click()
-    page.get_by_role("link", name="Record hand 2").click()
-    enter_hand(page, {1: (26, 2)}, moon="Add 26 to everyone else")
-    page.get_by_role("button", name="Save hand 2").click()
-    game = page.url
-    # The secret scorer link the scorer's page offers (built for the table's address, so only its path is used here).
-    scorer_path = urlsplit(page.locator("p.share-url a[href*='/scorer/']").get_attribute("href")).path
+    saved to look at. One game serves the four: they only read it (recording hands is other tests' work)."""
+    hands = [{0: (10, 0), 2: (6, 1), 4: (6, 0), 7: (4, 1)}, {1: (26, 2)}]
+    (game_id, scorer_key), = store_games(LIVE_APP[0], [{
+        "format": "scorekeeper/cancellation-hearts", "version": 2, "name": "Looks", "target": 100, "players": EIGHT,
+        "first_dealer": 0, "hands": [
+            {"number": number, "uncollected": {"hearts": 0, "marias": 0}, "moon": "add" if number == 2 else None,
+             "taken": [dict(zip(("hearts", "marias"), taken.get(seat, (0, 0)))) for seat in range(len(EIGHT))],
+             "tricks": None} for number, taken in enumerate(hands, start=1)]}])
+    game, scorer_path = f"/games/{game_id}", f"/games/{game_id}/scorer/{scorer_key}"  # the secret scorer link
     for device, size in (("phone", PHONE), ("tablet", TABLET)):
         for scheme in ("light", "dark"):
             context = browser.new_context(base_url=base_url, viewport=size, color_scheme=scheme)
