@@ -72,6 +72,16 @@ def person_of(name):
         return db.session.execute(db.select(Person.id).where(Person.name == name)).scalar_one()
 
 
+# At the usual text size a player's hearts box and Black Marias buttons share a row on every width: an
+# eleven-player form stays as short as it can be (at 200% they may stack).
+SIDE_BY_SIDE = """() => {
+    const player = document.querySelector("li.taking > fieldset");
+    const hearts = player.querySelector(".hearts input").getBoundingClientRect();
+    const marias = player.querySelector("fieldset.marias label").getBoundingClientRect();
+    return Math.abs(hearts.bottom - marias.bottom) < hearts.height;
+}"""
+
+
 def test_no_main_page_scrolls_sideways_at_any_width_language_or_text_size(page, base_url):
     started = time.monotonic()
     game_id, scorer_key = a_game_with_a_joiner()
@@ -91,6 +101,8 @@ def test_no_main_page_scrolls_sideways_at_any_width_language_or_text_size(page, 
             for width, height in reversed(SIZES):
                 page.set_viewport_size({"width": width, "height": height})
                 overflows += [f"{language} {width}px {path}: {found}" for found in page.evaluate(MEASURE)]
+                if path.endswith("/hands/new") and page.evaluate(SIDE_BY_SIDE) is False:
+                    overflows.append(f"{language} {width}px {path}: a player's hearts and Black Marias stack")
             page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
             page.evaluate("document.documentElement.style.fontSize = '200%'")
             overflows += [f"{language} {PHONE[0]}px 200% {path}: {found}" for found in page.evaluate(MEASURE)]
