@@ -125,27 +125,34 @@ def _third_copy(error, _names):
     """Where the three copies of a card would be (R2): never "played already" of cards nobody played."""
     trick = getattr(error, "trick", None)
     card = str(error.card)
-    if trick is None or getattr(error, "in_trick", None) is None:
+    known = trick is not None and getattr(error, "in_trick", None) is not None
+    where = (error.in_trick + 1, error.in_tricks, error.in_kitty) if known else None  # the refused copy: here
+    if where not in _THIRD_COPY_WHERE:
         return _("%(card)s appears %(count)d times, but the two decks hold only two (R2).",
                  card=card, count=rules.COPIES + 1)
-    where = (error.in_trick + 1, error.in_tricks, error.in_kitty)  # the refused copy is in the trick
-    if where == (3, 0, 0):
-        return _("Trick %(trick)d would hold three %(card)s, but the two decks hold only two of each card (R2).",
-                 card=card, trick=trick)
-    if where == (2, 1, 0):
-        return _("Two %(card)s in trick %(trick)d and one in an earlier trick make three, but the two decks hold "
-                 "only two of each card (R2).", card=card, trick=trick)
-    if where == (2, 0, 1):
-        return _("Two %(card)s in trick %(trick)d and one in the kitty make three, but the two decks hold only two "
-                 "of each card (R2).", card=card, trick=trick)
-    if where == (1, 2, 0):
-        return _("Both %(card)s were played before trick %(trick)d, so a third cannot be in it: the two decks hold "
-                 "only two of each card (R2).", card=card, trick=trick)
-    if where == (1, 1, 1):
-        return _("One %(card)s was played before trick %(trick)d and the other was in the kitty, so a third cannot "
-                 "be in that trick: the two decks hold only two of each card (R2).", card=card, trick=trick)
-    return _("Both %(card)s were in the kitty, so a third cannot be in trick %(trick)d: the two decks hold only two "
-             "of each card (R2).", card=card, trick=trick)
+    return _THIRD_COPY_WHERE[where](card=card, trick=trick)
+
+
+# Where the three copies of a refused card are: (in this trick, in earlier tricks, in the kitty turned over).
+_THIRD_COPY_WHERE = {
+    (3, 0, 0): lambda **named: _(
+        "Trick %(trick)d would hold three %(card)s, but the two decks hold only two of each card (R2).", **named),
+    (2, 1, 0): lambda **named: _(
+        "Two %(card)s in trick %(trick)d and one in an earlier trick make three, but the two decks hold "
+        "only two of each card (R2).", **named),
+    (2, 0, 1): lambda **named: _(
+        "Two %(card)s in trick %(trick)d and one in the kitty make three, but the two decks hold only two "
+        "of each card (R2).", **named),
+    (1, 2, 0): lambda **named: _(
+        "Both %(card)s were played before trick %(trick)d, so a third cannot be in it: the two decks hold "
+        "only two of each card (R2).", **named),
+    (1, 1, 1): lambda **named: _(
+        "One %(card)s was played before trick %(trick)d and the other was in the kitty, so a third cannot "
+        "be in that trick: the two decks hold only two of each card (R2).", **named),
+    (1, 0, 2): lambda **named: _(
+        "Both %(card)s were in the kitty, so a third cannot be in trick %(trick)d: the two decks hold only two "
+        "of each card (R2).", **named),
+}
 
 
 def _trick_size(error, _names):
