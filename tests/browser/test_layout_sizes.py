@@ -15,6 +15,7 @@ HAND = [{"hearts": hearts, "marias": marias} for hearts, marias in
         [(6, 1), (4, 0), (3, 0), (3, 1), (3, 0), (2, 0), (3, 0), (2, 0)]]  # 26 hearts, 2 Black Marias (R2)
 JOINER = "Zé Maria Figueiredo"
 LONGEST_NAME = "Wolfeschlegelsteinhausenbergerdorffvoral"  # 40 characters, the most a name may have
+LONGEST_GAME_NAME = ("Campeonatodequintafeira" * 4)[:80]  # 80 characters, the most a game's name may have
 
 # What sticks out of the window, outside a box of its own that scrolls: the page's width past the window,
 # the menu's links past its box, any element whose right edge passes the window.
@@ -62,11 +63,12 @@ def a_game_with_a_joiner():
     document = {"format": "scorekeeper/cancellation-hearts", "version": 2, "name": "Quinta-feira no Clubedecopasdavila",
                 "target": 150, "players": LONG_NAMES, "first_dealer": 0,
                 "seat_changes": [{"before_hand": 3, "join": JOINER, "at": 3, "start": 20}], "hands": hands}
-    # A finished game with a name as long as names go, of one word, and a hand that ended it: the season's
-    # table must fit a tablet with such a player in it, whichever other games the database holds.
-    finished = {**document, "name": "Curta", "target": 20, "seat_changes": [],
+    # A finished game, its name and a player's as long as names go, each one word, and a hand that ended it:
+    # every page must fit with such a game and player in it, whichever other games the database holds.
+    finished = {**document, "name": LONGEST_GAME_NAME, "target": 20, "seat_changes": [],
                 "players": [LONGEST_NAME, *LONG_NAMES[1:]],
-                "hands": [{**hands[0], "taken": [{"hearts": 25, "marias": 0}, {"hearts": 1, "marias": 2}] + [{"hearts": 0, "marias": 0}] * 6}]}
+                "hands": [{**hands[0], "taken": [{"hearts": 25, "marias": 0}, {"hearts": 1, "marias": 2}]
+                           + [{"hearts": 0, "marias": 0}] * 6}]}
     (game_id, scorer_key), _finished = store_games(LIVE_APP[0], [document, finished])
     return game_id, scorer_key
 
