@@ -6,6 +6,7 @@ year without asking again (``immutable``); a change to the file changes its
 URL. Text files keep a gzip copy, sent to browsers that accept it.
 """
 
+import functools
 import gzip
 import hashlib
 import mimetypes
@@ -37,17 +38,24 @@ def read_assets(folder):
     for directory, _folders, files in os.walk(folder):
         for name in files:
             path = os.path.join(directory, name)
-            with open(path, "rb") as asset_file:
-                body = asset_file.read()
-            mimetype = mimetypes.guess_type(name)[0] or "application/octet-stream"
-            if mimetype == "text/css":
-                body = minified_css(body)
-            gzipped = gzip.compress(body, 9, mtime=0) if mimetype.startswith(COMPRESSED_TYPES) else None
-            if gzipped is not None and len(gzipped) >= len(body):
-                gzipped = None
-            version = hashlib.sha256(body).hexdigest()[:12]
-            assets[os.path.relpath(path, folder).replace(os.sep, "/")] = Asset(body, gzipped, mimetype, version)
+            found = os.stat(path)
+            assets[os.path.relpath(path, folder).replace(os.sep, "/")] = _asset(path, found.st_mtime_ns, found.st_size)
     return assets
+
+
+@functools.lru_cache(maxsize=256)
+def _asset(path, _modified, _size):
+    """One file read, minified if CSS, and compressed; kept while it is unchanged (its time and size), so
+    that each app a process makes (every test makes one) does not compress the same files again."""
+    with open(path, "rb") as asset_file:
+        body = asset_file.read()
+    mimetype = mimetypes.guess_type(path)[0] or "application/octet-stream"
+    if mimetype == "text/css":
+        body = minified_css(body)
+    gzipped = gzip.compress(body, 9, mtime=0) if mimetype.startswith(COMPRESSED_TYPES) else None
+    if gzipped is not None and len(gzipped) >= len(body):
+        gzipped = None
+    return Asset(body, gzipped, mimetype, hashlib.sha256(body).hexdigest()[:12])
 
 
 CSS_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
