@@ -77,18 +77,18 @@ def _trick_sentences(reason):
     else:
         sentences = [_("%(pairs)s cancel, so no card of the suit led (%(suit)s) is left to win: nobody wins the "
                        "trick (%(rules)s).", pairs=pairs, suit=reason.led, rules=rule_numbers)]
-    others = getattr(reason, "also_cancelled", ())
+    others = reason.also_cancelled
     if others:
         sentences.append(_("%(pairs)s cancel too, but could not have won it anyway (R9).",
                              pairs=_pairs(others, first=True)))
-    if getattr(reason, "by_reading", False):
+    if reason.by_reading:
         if reason.outcome is rules.Outcome.RESERVED:
             sentences.append(_("Only one pair cancelled, yet nobody wins: what counts is that no card of the suit "
                                "led is left, not how many pairs there are (R9, our decision)."))
         else:
             sentences.append(_("More than one pair cancelled, yet a card of the suit led is left, so it wins: what "
                                "counts is whether one is left, not how many pairs there are (R9, our decision)."))
-    scoring = [card for card in getattr(reason, "all_cancelled", ()) if card.is_heart or card.is_black_maria]
+    scoring = [card for card in reason.all_cancelled if card.is_heart or card.is_black_maria]
     if scoring:
         sentences.append(_("Cancelled cards keep their points: %(pairs)s score for whoever takes the trick "
                            "(R9, our decision).", pairs=_pairs(scoring)))
@@ -123,9 +123,9 @@ def _not_a_card(error, _names):
 
 def _third_copy(error, _names):
     """Where the three copies of a card would be (R2): never "played already" of cards nobody played."""
-    trick = getattr(error, "trick", None)
+    trick = error.trick
     card = str(error.card)
-    known = trick is not None and getattr(error, "in_trick", None) is not None
+    known = trick is not None and error.in_trick is not None
     where = (error.in_trick + 1, error.in_tricks, error.in_kitty) if known else None  # the refused copy: here
     if where not in _THIRD_COPY_WHERE:
         return _("%(card)s appears %(count)d times, but the two decks hold only two (R2).",
@@ -277,13 +277,13 @@ def _seating_refused(error, names):
         return _("Choose a place at the table for the new player.")
     if error.reason == "game_over":
         return _("The game is over, so nobody can join or leave now (R16).")
-    if error.reason == "first_hand" or getattr(error, "next_hand", None) == 1:  # no hand recorded to come after
+    if error.reason == "first_hand" or error.next_hand == 1:  # no hand recorded to come after
         return _("Hand 1 is played by the starting table: players join or leave from hand 2 on.")
     if error.reason == "many":
         return _("At most %(most)d players can join or leave before one hand, and %(most)d already have before "
                  "hand %(number)d (R1).", most=rules.MOST_SEAT_CHANGES, number=change.before_hand)
     return _("Players can join or leave only before the next hand, hand %(number)d.",
-             number=getattr(error, "next_hand", None) or change.before_hand)
+             number=error.next_hand or change.before_hand)
 
 
 def _name_taken(error, _names):
