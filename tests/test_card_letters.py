@@ -18,8 +18,8 @@ PRINTED_RANKS = {"J", "Q", "K", "A"}  # what the card grid shows, with the suit 
 
 
 def letters_of(app, language):
-    with app.test_request_context():
-        return card_letters(language)
+    with app.test_request_context(), speaking(language):
+        return card_letters()
 
 
 def test_every_norwegian_browser_reads_the_bokmal_catalog_and_others_keep_theirs(client):

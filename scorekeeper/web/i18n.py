@@ -170,14 +170,12 @@ def reserved_cards_count(count):
     return ngettext("%(num)d reserved card", "%(num)d reserved cards", count)
 
 
-def card_letters(language=None):
-    """How the reader (or ``language``) types cards: the letters its catalog gives, English if they are unusable.
+def card_letters():
+    """How the reader types cards: the letters their language's catalog gives, English if they are unusable
+    (another language's: inside ``speaking``).
 
     Suit symbols, and the rank letters printed on the cards, always work besides (``rules.Card.parse``).
     """
-    if language is not None and language != str(get_locale()):
-        with force_locale(language):
-            return card_letters()
     suits = [
         # Translators: the letter for hearts in typed cards ("9H" in English). One letter, unlike the others.
         (pgettext("suit letter ♥", "H"), rules.HEARTS),
