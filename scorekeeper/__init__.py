@@ -13,6 +13,7 @@ from werkzeug.routing import IntegerConverter
 from .db.models import LARGEST_ID
 
 SECRET_KEY_FILE = "secret_key"
+PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 
 def create_app(test_config=None):
@@ -20,8 +21,8 @@ def create_app(test_config=None):
     app = Flask(
         __name__,
         instance_relative_config=True,
-        template_folder="../templates",
-        static_folder="../static",
+        template_folder=shipped_folder("templates"),
+        static_folder=shipped_folder("static"),
     )
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///"
@@ -62,6 +63,13 @@ def create_app(test_config=None):
     if hops:  # the proxy's word for the client's scheme and host: HTTPS there makes the cookie Secure
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)
     return app
+
+
+def shipped_folder(name):
+    """The app's ``templates`` or ``static`` folder: inside the package where a wheel installed it (setup.py
+    ships the repository's top-level folders there), else beside the package, at the top of a checkout."""
+    inside = os.path.join(PACKAGE, name)
+    return inside if os.path.isdir(inside) else os.path.join(os.path.dirname(PACKAGE), name)
 
 
 CONTENT_SECURITY_POLICY = "; ".join([
