@@ -44,6 +44,9 @@ COMMAND_SECONDS = 300  # for a build or an install; each takes seconds
 START_SECONDS = 30  # for the installed server's first answer (it creates its database and catalogs first)
 SERVER_SECONDS = 300  # a server started here stops by itself after this long, whatever becomes of the test
 NOT_REPACKED = {"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"}  # what pip writes on installing
+# What .gitignore leaves out of the checkout, left out of the copy that is built.
+LEFT_OUT_OF_THE_COPY = shutil.ignore_patterns(".git", ".venv", "venv", "instance", "build", "dist", "*.egg-info",
+                                              "__pycache__", ".*cache", ".hypothesis", "test-results", "screenshots")
 
 
 def run(command, **options):
@@ -118,9 +121,15 @@ def repack(distribution, folder):
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory):
-    """The sdist and the wheel `python -m build` makes of the checkout (the wheel from the sdist)."""
+    """The sdist and the wheel `python -m build` makes of a copy of the checkout (the wheel from the sdist).
+
+    A copy, as setuptools writes its notes (``scorekeeper.egg-info``) into the tree it builds: two test
+    processes building at once would write them into the checkout together.
+    """
+    source = tmp_path_factory.mktemp("source") / "scorekeeper"
+    shutil.copytree(REPOSITORY, source, ignore=LEFT_OUT_OF_THE_COPY)
     folder = tmp_path_factory.mktemp("dist")
-    run([sys.executable, "-m", "build", "--outdir", str(folder), str(REPOSITORY)])
+    run([sys.executable, "-m", "build", "--outdir", str(folder), str(source)])
     (sdist,), (wheel,) = folder.glob("*.tar.gz"), folder.glob("*.whl")
     return sdist, wheel
 
