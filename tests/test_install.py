@@ -3,16 +3,19 @@ sdist, as `python -m build` makes a release), installed into a fresh virtual env
 checkout, and run from another folder: `flask --app scorekeeper serve`, and the `scorekeeper` command that
 `pipx install` puts on the PATH.
 
-One sdist, one wheel and one environment a test process (session fixtures): building takes 5-6 s (two
-isolated build environments, each fetching setuptools through the configured index) and installing 3 s.
+One sdist, one wheel and one environment a test process (session fixtures), as building takes 5-7 s (two
+isolated build environments, each fetching setuptools through the configured index, as every build does)
+and installing 3-4 s; the three tests take some 17 s in all on one worker of a quiet machine.
+
 The environment is made without pip, as pipx makes its environments, and this environment's pip installs
-into it (``pip --python``). It holds no package of this one (no ``--system-site-packages``, which would
-let the app find its dependencies, or the checkout, where a user's environment has neither); its
-dependencies are packed again into wheels from the files this environment installed (``wheelhouse``) and
-installed from them with ``--no-index``: 0.3 s to pack and 3 s to install, against 4-5 s to fetch the
-same packages from the index on this machine, and the installed app runs on the very versions the rest of
-the suite tested, with no network. A dependency this environment lacks (or holds in a version that does not
-meet the requirement) makes the install ask the index, as a user's would.
+into it (``pip --python``). It sees no package but those installed into it: with
+``--system-site-packages`` the interpreter's own packages, whatever a machine put there, could hide a
+dependency the wheel forgot to declare. Its dependencies come from this environment: packed again into
+wheels from the files pip installed here (``wheelhouse``) and installed with ``--no-index``. Measured on
+this project's machine: 0.3 s to pack and 3 s to install, against 4-5 s to fetch the same packages from
+the index; and so the installed app runs on the versions the rest of the suite tested, with no network.
+A dependency this environment lacks, or holds in a version the wheel does not accept, makes the install
+ask the index, as a user's would.
 """
 
 import base64
@@ -42,7 +45,8 @@ from .test_crash import CONNECTION_LOST, browser, create_game, fetch, free_port
 REPOSITORY = Path(__file__).resolve().parents[1]
 COMMAND_SECONDS = 300  # for a build or an install; each takes seconds
 START_SECONDS = 30  # for the installed server's first answer (it creates its database and catalogs first)
-SERVER_SECONDS = 300  # a server started here stops by itself after this long, whatever becomes of the test
+SERVER_SECONDS = 300  # a server started here stops by itself after this long (coreutils' timeout), whatever
+# becomes of the test process; the test itself stops it as soon as it is done with it
 NOT_REPACKED = {"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"}  # what pip writes on installing
 # What .gitignore leaves out of the checkout, left out of the copy that is built.
 LEFT_OUT_OF_THE_COPY = shutil.ignore_patterns(".git", ".venv", "venv", "instance", "build", "dist", "*.egg-info",
