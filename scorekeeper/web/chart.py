@@ -36,10 +36,7 @@ class Line:
     hollow: bool
     points: tuple[tuple[float, float], ...]
     label_y: float
-
-    @property
-    def path(self):
-        return " ".join(f"{x:.0f},{y:.0f}" for x, y in self.points)
+    path: str = ""  # the points as an SVG polyline's, to whole pixels
 
 
 @dataclass(frozen=True)
@@ -76,18 +73,15 @@ def score_chart(board, names):
 
     ends = _spread(sorted((y_of(total), seat) for seat, total in enumerate(totals_by_hand[-1]) if total is not None))
     drawn = [(x_of(hand), totals_by_hand[hand]) for hand in drawn_hands(totals_by_hand, board.target, course.telling)]
-    lines = tuple(
-        Line(
-            name=names[seat],
-            colour=COLOURS[seat % len(COLOURS)],
-            marker=MARKERS[seat % len(MARKERS)],
-            hollow=seat % len(COLOURS) >= HOLLOW_FROM,
-            points=tuple((x, y_of(totals[seat])) for x, totals in drawn if totals[seat] is not None),
-            label_y=ends[seat],
-        )
-        for seat in range(board.players)
-        if totals_by_hand[-1][seat] is not None  # a player who has yet to play a hand has no line yet
-    )
+
+    def line(seat):
+        points = tuple((x, y_of(totals[seat])) for x, totals in drawn if totals[seat] is not None)
+        return Line(name=names[seat], colour=COLOURS[seat % len(COLOURS)], marker=MARKERS[seat % len(MARKERS)],
+                    hollow=seat % len(COLOURS) >= HOLLOW_FROM, points=points, label_y=ends[seat],
+                    path=" ".join(f"{x:.0f},{y:.0f}" for x, y in points))
+
+    # A player who has yet to play a hand has no line yet.
+    lines = tuple(line(seat) for seat in range(board.players) if totals_by_hand[-1][seat] is not None)
     step = max(1, round(span / 4 / 10) * 10) if span >= 20 else max(1, span // 4 or 1)
     first = (low // step) * step
     y_ticks = tuple((y_of(value), value) for value in range(first, high + 1, step) if value >= low)

@@ -25,6 +25,7 @@ from flask_babel import (
     format_date,
     format_datetime,
     get_locale,
+    get_timezone,
     get_translations,
     gettext,
     lazy_gettext,  # noqa: F401 (for the forms, whose messages are defined before any request)
@@ -247,7 +248,13 @@ def alternatives(items):
 
 
 def datetime_short(moment):
-    """A date and time, short, the way the reader's language writes them."""
+    """A date and time, short, the way the reader's language writes them (each moment written once a
+    language and time zone: a trail shows the same entries page after page)."""
+    return _datetime_short(moment, str(get_locale()), str(get_timezone()))
+
+
+@lru_cache(maxsize=4096)
+def _datetime_short(moment, _language, _zone):
     return format_datetime(moment, "short")
 
 

@@ -2,6 +2,7 @@
 
 import contextlib
 import functools
+import gc
 import hashlib
 import json
 import os
@@ -333,7 +334,9 @@ def _gunicorn_server():
         def load(self):
             from .. import create_app
 
-            return create_app()
+            app = create_app()
+            settle_memory(app)
+            return app
 
     return Server
 
@@ -356,12 +359,27 @@ def create_server(app, **adjustments):
         "asyncore_use_poll": True,
         **adjustments,
     }
+    settle_memory(app)
     server = waitress.server.create_server(app, **settings)
     sockets = server.map if isinstance(server, waitress.server.MultiSocketServer) else server._map
     for dispatcher in list(sockets.values()):
         if isinstance(dispatcher, waitress.server.BaseWSGIServer):
             dispatcher.channel_class = _keep_alive_channel()
     return server
+
+
+def settle_memory(app):
+    """Compile every template, then set aside everything made so far from the garbage collector's full
+    sweeps (``gc.freeze``): the app, its modules and templates are some hundred thousand objects that live as
+    long as the process, and each full collection walked them all again in the middle of a request.
+    Not for a test's app: a test process makes thousands of apps, which must stay collectable."""
+    if app.testing:
+        return
+    with app.app_context():
+        for name in app.jinja_env.list_templates(extensions=["html"]):
+            app.jinja_env.get_template(name)
+    gc.collect()
+    gc.freeze()
 
 
 @functools.cache
