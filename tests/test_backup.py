@@ -60,8 +60,9 @@ def store_random_games(app, count, seed=SEED, fewest_hands=0):
 
 def recorded_facts(game):
     """A game's document without the fields derived from its facts, as generated ones are written."""
-    # Generated games are version 1 documents: no house rules, no seat changes, nothing to say of them.
-    derived = ("version", "rules", "seat_changes", "totals", "status", "winners", "left_after", "next")
+    # Generated games are version 1 documents: no house rules, no seat changes, nothing to say of them, and
+    # no day (imported, they were played on the day of the import).
+    derived = ("version", "rules", "seat_changes", "played_on", "totals", "status", "winners", "left_after", "next")
     facts = {key: value for key, value in game.items() if key not in derived}
     facts["hands"] = [
         {key: value for key, value in hand.items() if key not in ("dealer", "pass", "points", "seating")}

@@ -1,6 +1,8 @@
 """Export and import of the game document, from the pages and the command line."""
 
 import json
+import re
+from datetime import date
 
 import pytest
 
@@ -179,6 +181,10 @@ def broken(change):
     (broken(lambda d: d["hands"][0]["taken"][0].update(jacks=False)), "\"jacks\" in a \"taken\" entry must be"),
     (broken(lambda d: d["hands"][0]["uncollected"].update(jacks=0.0)), "\"jacks\" in a \"uncollected\" entry"),
     (broken(lambda d: d["hands"][0]["taken"][0].update(hearts=10**4000)), "whole numbers"),
+    (broken(lambda d: d.update(version=2, played_on="2026-02-30")), "\"played_on\" must be the day"),
+    (broken(lambda d: d.update(version=2, played_on="1899-12-31")), "from 1900-01-01 to today"),
+    (broken(lambda d: d.update(version=2, played_on=20261201)), "like 2026-12-01"),
+    (broken(lambda d: d.update(version=2, played_on="3026-01-01")), "\"played_on\" must be the day"),
 ])
 def test_invalid_import_names_the_problem_and_creates_nothing(app, client, content, message):
     before = rows(app)
@@ -320,3 +326,36 @@ def test_a_new_game_posted_with_thousands_of_names_is_refused_and_answers_a_smal
     assert "Cancellation Hearts needs 6 to 11 players (R1)." in text_of(response)
     assert len(response.get_data()) < 50_000
     assert rows(app) == (0, 0, 0)
+
+
+def test_a_game_is_played_today_and_its_day_travels_with_it_and_a_document_without_one_is_played_on_import(
+        app, client):
+    game_id = played_game(client)
+    document = exported(client, game_id)
+    document["played_on"] = "2025-03-07"
+    undated = base_document()  # version 1: no day
+
+    dated = upload(client, json.dumps(document).encode())
+    imported_today = upload(client, json.dumps(undated).encode())
+
+    assert exported(client, game_id)["played_on"] == date.today().isoformat()
+    assert dated.status_code == imported_today.status_code == 302
+    imported = [int(response.headers["Location"].rsplit("/", 1)[1]) for response in (dated, imported_today)]
+    assert [exported(client, game)["played_on"] for game in imported] == ["2025-03-07", date.today().isoformat()]
+
+
+def test_the_games_list_shows_the_most_recently_played_first_a_page_at_a_time(app, client):
+    days = [date(2026, 11, day) for day in (3, 1, 2)] * 9  # 27 games, played in no order of their making
+    for number, day in enumerate(days):
+        document = base_document()
+        document.update(version=2, name=f"G{number:02d}", played_on=day.isoformat())
+        assert upload(client, json.dumps(document).encode()).status_code == 302
+    client.get("/")  # the flashed message is read
+
+    first = text_of(client.get("/"))
+    older = re.search(r'href="/\?before=(\d+)"', client.get("/").get_data(as_text=True)).group(1)
+    second = text_of(client.get(f"/?before={older}"))
+
+    shown = re.findall(r"\bG(\d\d)\b", first) + re.findall(r"\bG(\d\d)\b", second)
+    expected = sorted(range(27), key=lambda number: (days[number], number), reverse=True)
+    assert [int(number) for number in shown] == expected

@@ -3,7 +3,7 @@
 import io
 import random
 import threading
-from datetime import datetime
+from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
@@ -346,12 +346,12 @@ def test_points_a_hand_round_half_up():
 # --- Filters and sorting ------------------------------------------------------------------
 
 
-def test_the_date_filters_count_games_created_in_the_days_chosen(app, client):
+def test_the_date_filters_count_games_played_in_the_days_chosen(app, client):
     for day in (1, 15, 30):
         game_id = create_game(client, SIX)
-        with app.app_context():
-            created = datetime(2026, 11, day, 23, 59)
-            db.session.execute(update(Game).where(Game.id == game_id).values(created_at=created))
+        with app.app_context():  # the day it was played, not the moment it was made here
+            db.session.execute(update(Game).where(Game.id == game_id).values(played_on=date(2026, 11, day),
+                                                                            created_at=datetime(2026, 12, 1)))
             db.session.commit()
 
     assert stats(client)["Ana"]["games"] == 3

@@ -3,6 +3,7 @@
 import csv
 import io
 import re
+from datetime import date
 from html.parser import HTMLParser
 from urllib.parse import quote
 
@@ -107,7 +108,7 @@ def test_the_spreadsheet_carries_the_date_the_club_gave_the_game(app, client):
     game_id = create_game(client)
     with app.app_context():
         game = db.session.get(Game, game_id)
-        game.created_at = game.created_at.replace(year=2025, month=3, day=7)  # as the club's "date" change does
+        game.played_on = date(2025, 3, 7)  # as the club's "date" change does
         db.session.commit()
 
     rows, _response = spreadsheet(client, game_id)

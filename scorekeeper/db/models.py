@@ -6,7 +6,7 @@ import os
 import secrets
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from functools import cache
 
 from flask_sqlalchemy import SQLAlchemy
@@ -50,6 +50,11 @@ db = SQLAlchemy(model_class=Base)
 
 def utcnow():
     return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def today():
+    """The day it is where the server is (the club's town), as the day a game is played."""
+    return date.today()
 
 
 def new_scorer_key():
@@ -130,6 +135,10 @@ class Game(db.Model, Scored):
     target: Mapped[int] = mapped_column(CheckConstraint("target >= 1"))
     first_dealer: Mapped[int] = mapped_column(CheckConstraint("first_dealer >= 0"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The day it was played: the day it was created, the import's (a document or backup may say), or the one
+    # the club's secretary gave it. The season's filters, its order and the ratings read it.
+    played_on: Mapped[date] = mapped_column(default=today, server_default="1900-01-01")  # the server's default
+    # only for the rows that were there when the column came (migration 0008 gives each its day)
     # Counts the writes to this game, creating it the first, so that watching
     # phones can ask cheaply whether anything changed (the state and its ETag).
     revision: Mapped[int] = mapped_column(default=1)
@@ -188,6 +197,7 @@ class Game(db.Model, Scored):
 
 
 HOUSE_RULE_COLUMNS = tuple(getattr(Game, name) for name in HOUSE_RULES)
+Index("ix_game_played_on_id", Game.played_on, Game.id)  # the season in the order it was played
 
 
 class Player(db.Model):

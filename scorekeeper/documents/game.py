@@ -12,6 +12,7 @@ from flask.cli import with_appcontext
 
 from .. import rules, service
 from ..db.models import GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, Game, db
+from ..service import days
 from ..service import names as name_rules
 from ..web.explain import describe, name_problem, player_name_errors, quoted
 from ..web.i18n import _, names_list
@@ -38,6 +39,7 @@ def export_game(game):
         "format": FORMAT,
         "version": VERSION,
         "name": game.name,
+        "played_on": game.played_on.isoformat(),
         "target": game.target,
         "rules": board.variant.facts(),
         "players": names[:game.starting_players],
@@ -134,6 +136,18 @@ def whole(value):
     return type(value) is int and -LARGEST_ID <= value <= LARGEST_ID
 
 
+def _read_played_on(text):
+    """The day a document says the game was played (``"2026-11-20"``), or None when it says none: the import's
+    day, then. A day before the first the club's secretary may give, or after tomorrow, is refused."""
+    if text is None:
+        return None
+    day = days.iso_day(text)
+    if day is None or not days.game_day_allowed(day):
+        raise DocumentError(_("\"played_on\" must be the day the game was played, like 2026-12-01, from %(first)s "
+                              "to today.", first=days.EARLIEST_GAME_DAY.isoformat()))
+    return day
+
+
 def _json_quoted(value):
     """A document's value as a refusal quotes it: its JSON, about a line of it at most."""
     return quoted(json.dumps(value, ensure_ascii=False))
@@ -169,6 +183,8 @@ def read_game(document, most_hands=None):
         raise DocumentError(_("The game's \"name\" must be text of at most %(max)d characters.", max=GAME_NAME_LENGTH))
     if reason is not None:
         raise DocumentError(name_problem(reason))
+
+    played_on = _read_played_on(document.get("played_on")) if version > 1 else None
 
     target = _field(document, "target", where)
     if not whole(target) or not 1 <= target <= LARGEST_TARGET:
@@ -216,7 +232,7 @@ def read_game(document, most_hands=None):
     records = [_read_hand(hand, number, seated[number - 1], variant) for number, hand in enumerate(hands, start=1)]
     logs = [_read_tricks(hand, number, seated[number - 1], variant) for number, hand in enumerate(hands, start=1)]
     facts = service.GameFacts(name, target, first_dealer, tuple(names), tuple(records), tuple(logs), variant,
-                              tuple(changes))
+                              tuple(changes), played_on)
     try:
         return service.check_game(facts)
     except rules.HandAfterGameOver as error:

@@ -13,7 +13,7 @@ undoable while it is the newest of its game.
 
 import json
 import secrets
-from datetime import date, datetime
+from datetime import date
 
 from sqlalchemy import select, update
 
@@ -58,15 +58,14 @@ def count_game_again(game, device=None):
 
 
 def change_game_date(game, day, device=None):
-    """Date ``game`` on ``day`` (the day it was played, for the season's filters), keeping its time of day;
+    """Date ``game`` on ``day``, the day it was played (the season's filters and order, the ratings);
     ``Conflict`` if another device changed it meanwhile."""
-    game_id, before = game.id, game.created_at
-    after = datetime.combine(day, before.time())
-    if after == before:
+    game_id, before = game.id, game.played_on
+    if day == before:
         return
     with writing(game, game.revision, same_figures=True):
-        update_one(update(Game).where(Game.id == game_id, Game.created_at == before).values(created_at=after))
-        facts = {"before": before.date().isoformat(), "after": day.isoformat()}
+        update_one(update(Game).where(Game.id == game_id, Game.played_on == before).values(played_on=day))
+        facts = {"before": before.isoformat(), "after": day.isoformat()}
         db.session.add(GameChange(action="date", game_id=game_id, facts=json.dumps(facts), device=device))
 
 

@@ -20,6 +20,7 @@ from ..db.models import (
     db,
     hand_columns,
     taking_rows,
+    today,
     variant_columns,
 )
 from . import figures
@@ -34,7 +35,8 @@ class GameFacts:
     """Everything a new or imported game is made of (R1, R4, R16): ``check_game`` checks it.
 
     ``names`` is the roster: hand 1's seating, then each joiner in the order
-    of ``seat_changes`` (engine ``Join`` and ``Leave`` values).
+    of ``seat_changes`` (engine ``Join`` and ``Leave`` values). ``played_on``
+    is the day it was played, today if not given.
     """
 
     name: str
@@ -45,6 +47,7 @@ class GameFacts:
     logs: tuple[rules.PlayedLog | None, ...] = ()  # one a hand, None where it was not played trick by trick
     variant: rules.Variant = rules.SEEDS
     seat_changes: tuple[rules.SeatChange, ...] = ()
+    played_on: date | None = None
 
     @property
     def starting_players(self):
@@ -161,7 +164,7 @@ def _insert_game(checked):
     """
     facts = checked.facts
     game = Game(name=facts.name, target=facts.target, first_dealer=facts.first_dealer,
-                last_hand_key=len(facts.hands), **variant_columns(facts.variant))
+                last_hand_key=len(facts.hands), played_on=facts.played_on or today(), **variant_columns(facts.variant))
     db.session.add(game)
     db.session.flush()
     db.session.execute(insert(Player), [

@@ -168,7 +168,7 @@ def _club_page(form=None, problem=None, void_form=None, date_form=None):
         select(Game.id, Game.name, Game.voided_at, Game.void_reason).where(Game.voided_at.is_not(None))
         .order_by(Game.voided_at.desc())).all()
     recent = db.session.execute(
-        select(Game.id, Game.name, Game.created_at, Game.voided_at)
+        select(Game.id, Game.name, Game.played_on, Game.voided_at)
         .order_by(Game.id.desc()).limit(VOIDABLE_GAMES)).all()
     counted = [game for game in recent if game.voided_at is None]
     return render_template("club/index.html", lines=lines[:SHOWN_ENTRIES], secretary=is_secretary(), form=form,

@@ -1,8 +1,7 @@
 """WTForms forms: they read and check what the table typed, in plain words."""
 
-import re
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import timedelta
 
 from flask import current_app, session
 from werkzeug.datastructures import MultiDict
@@ -30,6 +29,7 @@ from ..db.models import (
     VOID_REASON_LENGTH,
     variant_columns,
 )
+from ..service import days
 from ..service import names as name_rules
 from .explain import moon_choice_refused, name_problem, player_name_errors
 from .i18n import _, lazy_gettext
@@ -565,15 +565,12 @@ class DateForm(BaseForm):
         field.day = _day(field.data)
         if field.day is None:
             raise ValidationError(_("Enter the day the game was played, like 2026-12-01."))
-        if not EARLIEST_GAME_DAY <= field.day <= date.today() + timedelta(days=1):
-            raise ValidationError(_("Enter a day from %(first)s to today.", first=EARLIEST_GAME_DAY.isoformat()))
-
-
-EARLIEST_GAME_DAY = date(1900, 1, 1)
+        if not days.game_day_allowed(field.day):
+            raise ValidationError(_("Enter a day from %(first)s to today.", first=days.EARLIEST_GAME_DAY.isoformat()))
 
 
 class SeasonForm(Form):
-    """The season's filters, read from the address: games created (or imported) from ``since`` to
+    """The season's filters, read from the address: games played from ``since`` to
     ``until`` (both days included), people with at least ``min_games`` games."""
 
     since = StringField()
@@ -597,15 +594,12 @@ class SeasonForm(Form):
 
 def _day(text):
     """A day written YYYY-MM-DD (as a date field sends it), None if blank; refused in words otherwise."""
-    text = (text or "").strip()
-    if not text:
+    if not (text or "").strip():
         return None
-    try:
-        if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
-            raise ValueError(text)  # fromisoformat also reads week dates and "20261201"
-        return date.fromisoformat(text)
-    except ValueError:
-        raise ValidationError(_("Write the day as year-month-day, like 2026-12-01.")) from None
+    day = days.iso_day(text)
+    if day is None:
+        raise ValidationError(_("Write the day as year-month-day, like 2026-12-01."))
+    return day
 
 
 # --- Tricks ----------------------------------------------------------------------

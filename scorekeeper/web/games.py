@@ -4,6 +4,7 @@ Changes to a game go through ``table``; the hands and the trail are in ``hands``
 """
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from sqlalchemy import tuple_
 from werkzeug.datastructures import CombinedMultiDict, MultiDict
 
 from .. import rules, service
@@ -26,13 +27,15 @@ GAMES_A_PAGE = 20
 
 @bp.get("/")
 def index():
-    """The games, newest first, a page at a time: the same cost with ten games or ten thousand, and with
-    games of two hands or two hundred (each game's figures are kept for its revision, service/figures.py)."""
+    """The games, the most recently played first, a page at a time: the same cost with ten games or ten
+    thousand, and with games of two hands or two hundred (each game's figures are kept for its revision,
+    service/figures.py). ``?before=ID`` starts the page after that game, in the same order."""
     before = whole_number(request.args.get("before"))
-    query = (db.select(Game.id, Game.name, Game.created_at, Game.voided_at)
-             .order_by(Game.id.desc()).limit(GAMES_A_PAGE + 1))
+    query = (db.select(Game.id, Game.name, Game.played_on, Game.voided_at)
+             .order_by(Game.played_on.desc(), Game.id.desc()).limit(GAMES_A_PAGE + 1))
     if before is not None:
-        query = query.where(Game.id < before)  # ids grow with each new game: this is creation order
+        after = db.select(Game.played_on).where(Game.id == before).scalar_subquery()
+        query = query.where(tuple_(Game.played_on, Game.id) < tuple_(after, before))
     games = db.session.execute(query).all()
     older = games[GAMES_A_PAGE - 1].id if len(games) > GAMES_A_PAGE else None
     games = games[:GAMES_A_PAGE]

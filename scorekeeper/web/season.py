@@ -9,7 +9,7 @@ people blueprint shows them; New game offers the quick picks.
 
 import itertools
 from dataclasses import dataclass
-from datetime import datetime, time
+from datetime import date
 
 from babel.numbers import format_percent
 from flask_babel import get_locale
@@ -54,7 +54,7 @@ class Played:
 
     game_id: int
     game_name: str
-    created_at: datetime
+    played_on: date
     name: str  # the name they played under
     figures: rules.Figures
     total: int
@@ -94,13 +94,13 @@ class Record:
 
 
 def counted(since=None, until=None):
-    """The games a season counts: not left out of it, created (or imported) from ``since`` to ``until``
-    (days, both included); as conditions on ``Game``."""
+    """The games a season counts: not left out of it, played from ``since`` to ``until`` (days, both
+    included); as conditions on ``Game``."""
     conditions = [Game.voided_at.is_(None)]
     if since is not None:
-        conditions.append(Game.created_at >= datetime.combine(since, time.min))
+        conditions.append(Game.played_on >= since)
     if until is not None:
-        conditions.append(Game.created_at <= datetime.combine(until, time.max))
+        conditions.append(Game.played_on <= until)
     return and_(*conditions)
 
 
@@ -165,12 +165,12 @@ def played(person_id, page=1):
     """``person_id``'s counted games as ``Played``, newest first: page ``page`` of ``GAMES_A_PAGE``, and whether
     an older page follows. One statement, reading the figures ``season`` made fresh for them."""
     query = _from_figures(
-        select(Game.id, Game.name, Game.created_at, Player.name.label("player"), GameFigures.roster,
+        select(Game.id, Game.name, Game.played_on, Player.name.label("player"), GameFigures.roster,
                GameFigures.hands.label("game_hands"), SeatFigures.total, SeatFigures.place, *FIGURE_COLUMNS)
         .select_from(SeatFigures).join(GameFigures, GameFigures.game_id == SeatFigures.game_id), counted())
-    query = (query.where(Player.person_id == person_id).order_by(Game.id.desc())
+    query = (query.where(Player.person_id == person_id).order_by(Game.played_on.desc(), Game.id.desc())
              .limit(GAMES_A_PAGE + 1).offset((page - 1) * GAMES_A_PAGE))
-    games = [Played(row.id, row.name, row.created_at, row.player, rules.Figures(1, *row[-len(FIGURE_COLUMNS):]),
+    games = [Played(row.id, row.name, row.played_on, row.player, rules.Figures(1, *row[-len(FIGURE_COLUMNS):]),
                     row.total, row.place, row.roster, row.game_hands)
              for row in db.session.execute(query)]
     return tuple(games[:GAMES_A_PAGE]), len(games) > GAMES_A_PAGE

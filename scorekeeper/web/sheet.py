@@ -65,7 +65,7 @@ def sheet_rows(game, board):
     starts = start_totals(game, board)
     return [
         [CSV_WORDS["game"], game.name],
-        [CSV_WORDS["date"], game.created_at.date().isoformat()],
+        [CSV_WORDS["date"], game.played_on.isoformat()],
         [CSV_WORDS["target"], board.target],
         [],
         [CSV_WORDS["hand"], *game.names],
