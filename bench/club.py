@@ -40,6 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench import REPOSITORY  # noqa: E402
 from bench.games import never_ending_game  # noqa: E402
+from bench.proc import CpuClock, group_processes, resident_memory  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.db.models import Hand, db  # noqa: E402
 from tests.tabletop import ELEVEN, form_fields, hand_form, random_taken, store_games  # noqa: E402
@@ -253,39 +254,6 @@ def served(database_uri, workers, folder):
         log.close()
 
 
-def process_stat(pid):
-    """The fields of ``/proc/<pid>/stat`` after the command name (state first), or None if it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            return stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-
-
-def group_processes(leader):
-    """The pids of the server's process group (gunicorn's master and workers, or waitress alone)."""
-    return [int(entry) for entry in os.listdir("/proc")
-            if entry.isdigit() and (fields := process_stat(entry)) and int(fields[2]) == leader]  # the group id
-
-
-def cpu_seconds(pids):
-    """User plus system CPU time the processes have used so far."""
-    ticks = sum(int(fields[11]) + int(fields[12]) for fields in map(process_stat, pids) if fields)
-    return ticks / os.sysconf("SC_CLK_TCK")
-
-
-def resident_memory(pids):
-    """Resident memory of the processes now, in bytes (VmRSS)."""
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/status", encoding="ascii") as status:
-                total += next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
-        except (OSError, StopIteration):
-            continue
-    return total
-
-
 def fill(database_uri, tables):
     """``tables`` 11-player games of ``STARTING_HANDS`` hands each; their (id, scorer key)."""
     app = create_app({"SQLALCHEMY_DATABASE_URI": database_uri, "SECRET_KEY": "club night secret key"})
@@ -327,13 +295,13 @@ class Night:
 def run_setup(setup, database_uri, workers, settings, folder):
     games = fill(database_uri, settings.tables)
     with served(database_uri, workers, folder) as (port, process):
-        pids = group_processes(process.pid)
-        cpu_before, phones_cpu_before = cpu_seconds(pids), time.process_time()
+        server_cpu = CpuClock(lambda: group_processes(process.pid))  # every thread of every worker
+        cpu_before, phones_cpu_before = server_cpu.seconds(), time.process_time()
         started = time.monotonic()
         seen = asyncio.run(club_night(port, games, settings.phones, settings.seconds))
         elapsed = time.monotonic() - started
-        cpu, phones_cpu = cpu_seconds(pids) - cpu_before, time.process_time() - phones_cpu_before
-        memory = resident_memory(pids)
+        cpu, phones_cpu = server_cpu.seconds() - cpu_before, time.process_time() - phones_cpu_before
+        memory = resident_memory(group_processes(process.pid))
     stored = stored_hands(database_uri)
     lost_or_doubled = []
     for game_id, _key in games:
