@@ -1,8 +1,9 @@
 """The games the benchmark measures: generated from tests/tabletop.py, imported, and written to as the scorer.
 
 Two writes: recording one hand more (the game grows), and correcting one hand
-back and forth (the game's revision moves, its length stays), which is what
-makes the next view of its pages a first view after a change.
+back and forth (the game's revision moves, its length stays). A first view
+after a new hand is timed on games that take a hand before each view, in
+turn (``GamePool``), so that the length timed stays near the one named.
 """
 
 import json
@@ -53,12 +54,55 @@ def plain_hand(hands):
     return hands if hands % 2 else hands - 1
 
 
-def fill_database(app, growth):
-    """Import the generated games (``growth``: the hands of the games timed for growth); return them by role."""
-    plan = {"long": LONG_HANDS, "short": SHORT_HANDS, "record": LONG_HANDS, "miss": LONG_HANDS}
+# The figures timed on a game that grows by a hand before (or as) each request: the scorer's table view and
+# /watch, each the first view after a new hand, and recording a hand. Each such figure has games of its own.
+NEW_HAND_KINDS = ("table", "watch", "record")
+
+
+@dataclass(frozen=True)
+class PoolPlan:
+    """The games one such figure uses in turn for ``requests`` requests at about ``hands`` hands: ``count``
+    games of ``first_hands`` hands, each taking ``per_game`` hands more, one before (or as) each request."""
+
+    hands: int
+    requests: int
+    first_hands: int
+    count: int
+
+    @property
+    def per_game(self):
+        return -(-self.requests // self.count)
+
+    @property
+    def timed_hands(self):
+        """The fewest and the most hands of a game when a request is timed on it."""
+        return self.first_hands + 1, self.first_hands + self.per_game
+
+
+def pool_plan(hands, requests):
+    """The games for ``requests`` requests (every round's and the warm-up's) at about ``hands`` hands: each
+    game takes up to a tenth of its length (at least 4) in new hands, from half of them below ``hands``."""
+    most = max(4, hands // 10)
+    return PoolPlan(hands, requests, hands - min(most, requests) // 2, -(-requests // most))
+
+
+def fill_database(app, growth, plans, guest_hands=MOST_UPLOADED_HANDS):
+    """Import the generated games, return them by role: the long, short and record games; one for each
+    length in ``growth`` (timed for growth); one for the guest's pages; each new-hand figure's games
+    (``plans``: a ``PoolPlan`` for each length; roles "table 40 #1"...)."""
+    plan = {"long": LONG_HANDS, "short": SHORT_HANDS, "record": LONG_HANDS, "guest": guest_hands}
     plan.update({f"growth {hands}": hands for hands in growth})
+    for pool in plans:
+        plan.update({f"{kind} {pool.hands} #{number}": pool.first_hands
+                     for kind in NEW_HAND_KINDS for number in range(1, pool.count + 1)})
     documents = [never_ending_game(role, hands, seed) for seed, (role, hands) in enumerate(plan.items())]
     return {role: GameRef(*stored) for role, stored in zip(plan, store_games(app, documents))}
+
+
+def pool_games(games, kind, hands):
+    """The games of one new-hand figure, in the order it uses them."""
+    prefix = f"{kind} {hands} #"
+    return [game for role, game in games.items() if role.startswith(prefix)]
 
 
 class HandRecorder:
@@ -70,6 +114,7 @@ class HandRecorder:
 
     def __init__(self, client, game):
         self.client = client
+        self.game = game
         self.path = f"/games/{game.id}/hands/new"
         fields = form_fields(client.get(self.path).text)
         self.token, self.number, self.revision = fields["csrf_token"], int(fields["number"]), int(fields["revision"])
@@ -81,6 +126,36 @@ class HandRecorder:
         self.client.post(self.path, fields)
         self.number += 1
         self.revision += 1
+
+
+class GamePool:
+    """The games of one new-hand figure, used in turn by the scorer (``client``, holding their scorer keys).
+
+    ``next()`` is called untimed before each request: it moves to the next
+    game once this one took ``uses`` hands, and then calls ``warm(game)``
+    (which views the page timed once, as the table saw it after the hand
+    before), so that only the new hand is new to the server.
+    """
+
+    def __init__(self, client, games, uses, warm=None):
+        self.client, self.games, self.uses, self.warm = client, list(games), uses, warm  # uses: PoolPlan.per_game
+        self.recorder, self.used = None, uses
+
+    def next(self):
+        """The recorder of the game to use now."""
+        if self.used == self.uses:
+            if not self.games:
+                raise RuntimeError("a new-hand figure used up its games: more requests than its pool_plan allows")
+            game = self.games.pop(0)
+            self.recorder, self.used = HandRecorder(self.client, game), 0
+            if self.warm is not None:
+                self.warm(game)
+        self.used += 1
+        return self.recorder
+
+    def record(self):
+        """Record a hand on the game to use now (untimed, before a view)."""
+        self.next()()
 
 
 class HandCorrector:
@@ -114,11 +189,11 @@ class HandCorrector:
 
 
 def scorer_writes(client, games, growth):
-    """The writes the timings make as the scorer: recording on the record game, a correction on the miss game
-    and on each growth game (``growth``: their hands), by role."""
-    corrected = {"miss": LONG_HANDS, **{f"growth {hands}": hands for hands in growth}}
+    """The writes the scorer makes untimed, by role: recording on the record game (the live poll after a
+    hand), and a correction of each growth game (``growth``: their hands) before each of its views."""
     return {"record": HandRecorder(client, games["record"]),
-            **{role: HandCorrector(client, games[role], plain_hand(hands)) for role, hands in corrected.items()}}
+            **{f"growth {hands}": HandCorrector(client, games[f"growth {hands}"], plain_hand(hands))
+               for hands in growth}}
 
 
 class Importer:

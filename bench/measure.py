@@ -1,22 +1,21 @@
-"""What is measured, and how: SQL statements in-process; timings in rounds of bursts, live polls and bytes over HTTP."""
+"""What is measured on the main database: SQL statements in-process; the sizes of a normal and a quick run;
+server CPU per request of each figure (see ``bench.timing``), live polls and bytes over HTTP."""
 
-import os
 import random
 import re
-import statistics
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from sqlalchemy import event
 
-from bench.games import Importer, add_many_games
-from bench.server import GZIP, TRIVIAL, Client, Reply, checked_status, running_server
+from bench.games import LONG_HANDS, GamePool, Importer, pool_games, pool_plan
+from bench.server import FLOOR, GZIP, Client, Reply, checked_status
+from bench.timing import BurstSizes, Timed, time_rounds
 from scorekeeper.db.models import db
 from scorekeeper.documents.game import MOST_UPLOADED_HANDS
-from tests.tabletop import ELEVEN, form_fields, hand_form, random_taken
+from tests.tabletop import form_fields, hand_form, random_taken
 
 SETTLE = "/settle.json?cards=10S,9H,9H,10S,QS,KD,2C,AH,AH,3S,JD"
 LIVE_CLIENTS = 11
@@ -28,22 +27,52 @@ GAME_PAGES = {"/games/{id}", "/games/{id}/watch", "/games/{id}/display"}  # kept
 
 @dataclass(frozen=True)
 class Settings:
-    """How big and how long: the normal run, or the quick one for CI."""
+    """How big and how long: the normal run, or the quick one for CI (every figure, small sizes)."""
 
     rounds: int
-    growth: tuple[int, ...]  # hands of the games whose table view is timed for growth
+    starts: int  # fresh servers for each figure "first after the server started" (one request each)
+    growth: tuple[int, ...]  # hands of the games whose table view is timed for growth; the last is the long game's
+    list_hands: tuple[int, ...]  # hands of the 20 games of each games list timed
+    season_games: tuple[int, int]  # the season's games when its pages are timed, and when timed again
     poll_seconds: float  # the live-polling window
-    round_seconds: float  # the least time one timing spends per round
-    baseline_seconds: float  # the least time of the baseline burst before each timing
+    round_seconds: float  # the least wall time of a figure's burst in a round
+    floor_seconds: float  # the least wall time of the floor's burst before each figure
+    least_cpu_units: int  # the least CPU of a burst, in units of the clock (1 ns, or a 10 ms tick)
     least_requests: int = 3
     most_requests: int = 200
+    most_seconds: float = 5.0  # a burst's longest, whatever the CPU clock asks for
+    most_new_hands: int = 8  # requests a burst makes at most of a figure that records a hand before each
     many_games: int = 10_000  # the games in the database when the games list is timed again
 
+    @property
+    def long_hands(self):
+        """The issue's "1,000 hands" (in the quick run fewer): the length of the long figures."""
+        return self.growth[-1]
 
-NORMAL = Settings(rounds=5, growth=(10, 100, 1000), poll_seconds=10, round_seconds=0.3, baseline_seconds=0.1)
-# The quick run adds its many games through the service as a restore does (about 4 ms a game here): fewer of them.
-QUICK = Settings(rounds=1, growth=(10, 50, 100), poll_seconds=3, round_seconds=0.1, baseline_seconds=0.05,
-                 many_games=1_000)
+    @property
+    def burst(self):
+        return BurstSizes(self.least_requests, self.round_seconds, self.least_cpu_units, self.most_requests,
+                          self.most_seconds)
+
+    @property
+    def floor_burst(self):
+        return BurstSizes(self.least_requests, self.floor_seconds, self.least_cpu_units, self.most_requests,
+                          self.most_seconds)
+
+    @property
+    def new_hand_requests(self):
+        """The requests of a new-hand figure over a run: its rounds' and one to warm up."""
+        return self.rounds * self.most_new_hands + 1
+
+
+NORMAL = Settings(rounds=5, starts=3, growth=(10, 100, 1000), list_hands=(2, 100, 1000),
+                  season_games=(1000, 2000), poll_seconds=10, round_seconds=0.3, floor_seconds=0.1,
+                  least_cpu_units=50)
+# Every code path of the normal run, on small sizes and one round, in well under a minute (CI runs it).
+QUICK = Settings(rounds=1, starts=1, growth=(10, 50, 100), list_hands=(2, 20, 100), season_games=(40, 80),
+                 poll_seconds=2, round_seconds=0.05, floor_seconds=0.03, least_cpu_units=10, least_requests=1,
+                 most_new_hands=4,
+                 many_games=200)
 
 
 # --- SQL statements per page (in-process) -----------------------------------------
@@ -117,175 +146,82 @@ def count_statements(app, games):
         event.remove(engine, "before_cursor_execute", count)
 
 
-# --- Server time per request --------------------------------------------------------
+# --- Server CPU per request ---------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Timed:
-    """One request to time, and what to do before each one, untimed (a write that makes the next view a miss)."""
+def new_hand_pools(games, clients, watcher, settings):
+    """The games of each new-hand figure, by (kind, hands), each used by a scorer of its own (``clients``:
+    a client holding their scorer keys, by kind and hands)."""
+    pools = {}
+    for hands in (LONG_HANDS, settings.long_hands):
+        for kind, warm in (("table", lambda client: lambda game: client.get(f"/games/{game.id}", GZIP)),
+                           ("watch", lambda _client: lambda game: watcher.get(f"/games/{game.id}/watch", GZIP)),
+                           ("record", lambda _client: None)):
+            client = clients[kind, hands]
+            plan = pool_plan(hands, settings.new_hand_requests)
+            pools[kind, hands] = GamePool(client, pool_games(games, kind, hands), plan.per_game, warm(client))
+    return pools
 
-    request: Callable[[], object]
-    before: Callable[[], object] | None = None
 
+def timings(games, settings, watcher, scorer, writers, pools):
+    """What is timed on the main database, by label: one request each.
 
-def timings(games, settings, watcher, scorer, writers):
-    """What is timed, by label: one request each.
-
-    A hit repeats the view of an unchanged game; a miss is the one view
-    right after a correction moved the game's revision (``writers``: the
-    game's ``HandCorrector`` by role, and the ``HandRecorder``). Every
-    request asks for gzip, as browsers do.
+    A hit repeats the view of an unchanged game. A first view after a new
+    hand is the one view right after the scorer recorded a hand (untimed),
+    on the games of its ``pools``; recording a hand records one more on
+    them. Every request asks for gzip, as browsers do.
     """
-    long_game, miss_game = games["long"].id, games["miss"].id
+    long_game, guest_game = games["long"].id, games["guest"].id
     etag = watcher.get(f"/games/{long_game}/state").header("ETag")
     conditional = {**GZIP, "If-None-Match": etag}
+
+    def get(client, path, headers=GZIP, expect=200):
+        return lambda: client.get(path, headers, expect)
+
     timed = {
-        "table hit": Timed(lambda: scorer.get(f"/games/{long_game}", GZIP)),
-        "watch hit": Timed(lambda: watcher.get(f"/games/{long_game}/watch", GZIP)),
-        "table miss": Timed(lambda: scorer.get(f"/games/{miss_game}", GZIP), writers["miss"]),
-        "watch miss": Timed(lambda: watcher.get(f"/games/{miss_game}/watch", GZIP), writers["miss"]),
-        "state 200": Timed(lambda: watcher.get(f"/games/{long_game}/state", GZIP)),
-        "state 304": Timed(lambda: watcher.get(f"/games/{long_game}/state", conditional, expect=304)),
-        "record": Timed(writers["record"]),
-        "settle": Timed(lambda: watcher.get(SETTLE, GZIP)),
-        "export": Timed(lambda: watcher.get(f"/games/{long_game}/export.json", GZIP)),
+        "table hit": Timed(get(scorer, f"/games/{long_game}")),
+        "watch hit": Timed(get(watcher, f"/games/{long_game}/watch")),
+    }
+    most = settings.most_new_hands
+    for hands in (LONG_HANDS, settings.long_hands):
+        table, watch, record = pools["table", hands], pools["watch", hands], pools["record", hands]
+        form_game = long_game if hands == LONG_HANDS else games[f"growth {hands}"].id
+        timed.update({
+            f"table new hand {hands}": Timed(lambda pool=table: pool.client.get(f"/games/{pool.recorder.game.id}",
+                                                                                 GZIP), table.record, most),
+            f"watch new hand {hands}": Timed(lambda pool=watch: watcher.get(f"/games/{pool.recorder.game.id}/watch",
+                                                                             GZIP), watch.record, most),
+            f"record {hands}": Timed(lambda pool=record: pool.recorder(), record.next, most),
+            f"form {hands}": Timed(get(scorer, f"/games/{form_game}/hands/new")),
+        })
+    timed.update({
+        "state 200": Timed(get(watcher, f"/games/{long_game}/state")),
+        "state 304": Timed(get(watcher, f"/games/{long_game}/state", conditional, 304)),
+        "settle": Timed(get(watcher, SETTLE)),
+        "export": Timed(get(watcher, f"/games/{long_game}/export.json")),
         "import most": Timed(Importer(scorer, MOST_UPLOADED_HANDS)),
         "import too many": Timed(Importer(scorer, MOST_UPLOADED_HANDS + 1)),
-    }
+    })
     for hands in settings.growth:
         game = games[f"growth {hands}"].id
-        timed[f"growth {hands}"] = Timed(lambda game=game: scorer.get(f"/games/{game}", GZIP),
-                                         writers[f"growth {hands}"])
+        timed[f"growth {hands}"] = Timed(get(scorer, f"/games/{game}"), writers[f"growth {hands}"])
+    for label, path in guest_pages(guest_game).items():
+        timed[f"guest {label}"] = Timed(get(watcher, path))
     return timed
 
 
-@dataclass(frozen=True)
-class Spread:
-    """Median, min and max of some figures."""
-
-    median: float
-    low: float
-    high: float
-
-    @classmethod
-    def of(cls, values):
-        return cls(statistics.median(values), min(values), max(values))
-
-
-@dataclass(frozen=True)
-class Timings:
-    """Per round: seconds per request of each timing, and its ratio to the baseline burst just before it."""
-
-    seconds: dict[str, list[float]]
-    ratios: dict[str, list[float]]
-
-    def spread(self, label):
-        return Spread.of(self.seconds[label])
-
-    def ratio(self, label):
-        return statistics.median(self.ratios[label])
-
-
-def time_rounds(timed, baseline, settings):
-    """Every timing in turn, each right after a burst of the baseline, for several rounds."""
-    for request in [baseline, *timed.values()]:  # warm up: templates compiled, connections open
-        burst(request, replace(settings, least_requests=1), 0)
-    seconds = {"trivial": [], **{label: [] for label in timed}}
-    ratios = {"trivial": [], **{label: [] for label in timed}}
-    for _round in range(settings.rounds):
-        bases = []
-        for label, request in timed.items():
-            bases.append(burst(baseline, settings, settings.baseline_seconds))
-            seconds[label].append(burst(request, settings, settings.round_seconds))
-            ratios[label].append(seconds[label][-1] / bases[-1])
-        seconds["trivial"].append(statistics.median(bases))
-        ratios["trivial"].append(1.0)
-    return Timings(seconds, ratios)
-
-
-def burst(timed, settings, least_seconds):
-    """The median time of back-to-back requests, made for at least ``least_seconds`` (untimed work included)."""
-    times, start = [], time.perf_counter()
-    while len(times) < settings.most_requests and (
-            len(times) < settings.least_requests or time.perf_counter() - start < least_seconds):
-        if timed.before is not None:
-            timed.before()
-        began = time.perf_counter()
-        timed.request()
-        times.append(time.perf_counter() - began)
-    return statistics.median(times)
-
-
-def time_requests(games, settings, watcher, scorer, writers):
-    """Every timing, in rounds, against the trivial route."""
-    timed = timings(games, settings, watcher, scorer, writers)
-    return time_rounds(timed, Timed(lambda: watcher.get(TRIVIAL, GZIP)), settings)
-
-
-# --- The games list with few games and with many -------------------------------------
-
-FEW_GAMES = 20  # one page of the list: with fewer, the page would show less, not cost less
-
-
-@dataclass(frozen=True)
-class ListScale:
-    """The games list timed on a database of ``FEW_GAMES`` games, then of ``games`` (``Settings.many_games``)."""
-
-    few: Timings
-    many: Timings
-    games: int
-
-
-@dataclass(frozen=True)
-class GuestScale:
-    """A page of games of two hands and a page of games of ``LONG_LIST_HANDS``, both of eleven players: the
-    games list on each, and every page a guest may ask for on the long games."""
-
-    short: Timings
-    long: Timings
-
-
-LONG_LIST_HANDS = 200  # the most an import allows: the longest games a club's list shows
-
-
 def guest_pages(game_id):
-    """Every page a guest (no scorer key, no secretary pass) may ask for, of game ``game_id`` and the club."""
-    return {"list": "/", "season": "/players", "stats": "/stats.json", "club": "/club",
-            "table view": f"/games/{game_id}", "hands": f"/games/{game_id}/hands",
+    """Every page of a game a guest (no scorer key) may ask for, and the club's trail."""
+    return {"table view": f"/games/{game_id}", "hands": f"/games/{game_id}/hands",
             "trail": f"/games/{game_id}/trail", "sheet": f"/games/{game_id}/sheet",
             "sheet.csv": f"/games/{game_id}/sheet.csv", "export": f"/games/{game_id}/export.json",
-            "display": f"/games/{game_id}/display", "state": f"/games/{game_id}/state"}
+            "display": f"/games/{game_id}/display", "state": f"/games/{game_id}/state", "club": "/club"}
 
 
-def guest_scale(folder, settings):
-    """Time the list of ``FEW_GAMES`` games of 2 hands of eleven players, then, served from another database,
-    the list of as many games of ``LONG_LIST_HANDS`` hands and every guest page of the newest of them."""
-    timings = []
-    for name, hands, pages in (("short", 2, lambda _newest: {"list": "/"}), ("long", LONG_LIST_HANDS, guest_pages)):
-        uri = f"sqlite:///{os.path.join(folder, f'{name} list.sqlite')}"
-        add_many_games(uri, FEW_GAMES, hands=hands, players=ELEVEN)
-        with running_server(uri, folder) as server:
-            client = Client(server.port)
-            try:
-                timed = {label: _guest_get(client, path) for label, path in pages(FEW_GAMES).items()}
-                timings.append(time_rounds(timed, Timed(lambda: client.get(TRIVIAL, GZIP)), settings))
-            finally:
-                client.close()
-    return GuestScale(*timings)
-
-
-def _guest_get(client, path):
-    return Timed(lambda: client.get(path, GZIP))
-
-
-def list_scale(client, database_uri, settings):
-    """Time / with a page of games in the database, then again once it holds ``settings.many_games``."""
-    timed = {"list": Timed(lambda: client.get("/", GZIP))}
-    baseline = Timed(lambda: client.get(TRIVIAL, GZIP))
-    add_many_games(database_uri, FEW_GAMES)
-    few = time_rounds(timed, baseline, settings)
-    add_many_games(database_uri, settings.many_games - FEW_GAMES)
-    return ListScale(few, time_rounds(timed, baseline, settings), settings.many_games)
+def time_requests(games, settings, server, watcher, scorer, writers, pools):
+    """Every figure of the main database, in rounds, each after a burst of the floor."""
+    timed = timings(games, settings, watcher, scorer, writers, pools)
+    return time_rounds(timed, Timed(lambda: watcher.get(FLOOR, GZIP)), server.cpu, settings)
 
 
 # --- Live polling under load ---------------------------------------------------------
@@ -327,12 +263,12 @@ def poll_load(server, path, etag, seconds):
 
     phones = [threading.Thread(target=phone, args=(seat * POLL_EVERY / LIVE_CLIENTS,), daemon=True)
               for seat in range(LIVE_CLIENTS)]
-    cpu_before, wall_before = server.cpu_seconds(), time.monotonic()
+    cpu_before, wall_before = server.cpu.seconds(), time.monotonic()
     for thread in phones:
         thread.start()
     for thread in phones:
         thread.join()
-    elapsed, cpu = time.monotonic() - wall_before, server.cpu_seconds() - cpu_before
+    elapsed, cpu = time.monotonic() - wall_before, server.cpu.seconds() - cpu_before
     return PollLoad(elapsed, Counter(status for status, _, _ in polls), [latency for _, latency, _ in polls],
                     sum(1 for _, _, kept in polls if not kept), cpu)
 

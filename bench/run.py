@@ -1,11 +1,12 @@
-"""Benchmark of the scorekeeper: server time, SQL statements, bytes, growth, memory, browser.
+"""Benchmark of the scorekeeper: server CPU per request, SQL statements, bytes, growth, memory, browser, the
+games list, the season, and the club night projected from them.
 
-``python bench/run.py`` serves the app with waitress in a subprocess on a free
-port of 127.0.0.1, on a fresh temporary database filled with generated games,
-measures, stops everything and prints one table with the budgets beside the
-figures. ``--quick`` (CI) uses small sizes and one round; ``--rounds N`` sets
-the rounds. The exit code is 0 even when budgets are missed: it is a
-benchmark, not a test.
+``python bench/run.py`` serves the app with waitress in subprocesses on free
+ports of 127.0.0.1, on fresh temporary databases filled with generated
+games, measures, stops everything and prints one table with the budgets
+beside the figures. ``--quick`` (CI) uses small sizes and one round;
+``--rounds N`` sets the rounds. The exit code is 0 even when budgets are
+missed: it is a benchmark, not a test.
 """
 
 import argparse
@@ -25,21 +26,17 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench import REPOSITORY  # noqa: E402
 from bench.browser import BrowserFigures, browser_figures  # noqa: E402
-from bench.games import fill_database, scorer_writes  # noqa: E402
+from bench.games import LONG_HANDS, NEW_HAND_KINDS, fill_database, pool_games, pool_plan, scorer_writes  # noqa: E402
+from bench.listing import ListScale, list_scale  # noqa: E402
 from bench.measure import (  # noqa: E402
-    FEW_GAMES,
     LIVE_CLIENTS,
     NORMAL,
     QUICK,
-    GuestScale,
-    ListScale,
     PageBytes,
     PollLoad,
     StatementCounts,
-    Timings,
     count_statements,
-    guest_scale,
-    list_scale,
+    new_hand_pools,
     page_bytes,
     poll_load,
     poll_replies,
@@ -49,6 +46,7 @@ from bench.measure import (  # noqa: E402
 from bench.report import build_report, notes  # noqa: E402
 from bench.season import SeasonScale, season_scale  # noqa: E402
 from bench.server import Client, Reply, app_config, running_server, scorer_cookie  # noqa: E402
+from bench.timing import Timings  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.db.models import db  # noqa: E402
 
@@ -76,7 +74,7 @@ def progress(message):
 class Results:
     """Everything measured, ready for the table."""
 
-    port: int
+    cpu_source: str  # where the server's CPU time was read from
     statements: StatementCounts
     page_bytes: PageBytes
     polls: tuple[Reply, Reply, Reply]  # unchanged, changed, the page refetched
@@ -85,44 +83,41 @@ class Results:
     longest_page: int  # raw bytes of the table view of the longest growth game
     polling: PollLoad
     browser: BrowserFigures | None
-    peak_memory: int
     list_scale: ListScale | None = None
     season: SeasonScale | None = None
-    guest_scale: GuestScale | None = None
 
 
-def measure(settings, quick):
-    """Fill a temporary database, count statements in-process, then serve it and measure the rest."""
+def measure(settings):
+    """Fill a temporary database, count statements in-process, then serve it and measure the rest; then the
+    games list and the season, each on a database of its own."""
     with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as folder:
         database_uri = f"sqlite:///{os.path.join(folder, 'bench.sqlite')}"
         app = create_app(app_config(database_uri))
         progress("generating and importing games")
-        games = fill_database(app, settings.growth)
+        plans = [pool_plan(hands, settings.new_hand_requests) for hands in (LONG_HANDS, settings.long_hands)]
+        games = fill_database(app, settings.growth, plans)
         progress("counting SQL statements")
         statements = count_statements(app, games)
         with app.app_context():
             db.engine.dispose()
         with running_server(database_uri, folder) as server:
-            progress(f"serving on 127.0.0.1:{server.port}")
+            progress(f"serving on 127.0.0.1:{server.port}; server CPU from {server.cpu.source}")
             results = measure_served(server, games, statements, settings)
-        progress("the season's table: filling a database with a season of games")
-        results = replace(results, season=season_scale(folder, settings, quick))
-        progress(f"the games list with {FEW_GAMES} games, then {settings.many_games}")
-        list_uri = f"sqlite:///{os.path.join(folder, 'list.sqlite')}"
-        with running_server(list_uri, folder) as server:
-            client = Client(server.port)
-            try:
-                results = replace(results, list_scale=list_scale(client, list_uri, settings))
-            finally:
-                client.close()
-        progress(f"the games list of {FEW_GAMES} long games, and every page a guest may ask for")
-        return replace(results, guest_scale=guest_scale(folder, settings))
+        progress(f"the games list: 20 games of {', '.join(map(str, settings.list_hands))} hands, then "
+                 f"{settings.many_games:,} games")
+        results = replace(results, list_scale=list_scale(folder, settings))
+        return replace(results, season=season_scale(folder, settings, progress))
 
 
 def measure_served(server, games, statements, settings):
     """Everything measured through the running server."""
-    cookie = scorer_cookie(server.port, games)
-    watcher, scorer = Client(server.port), Client(server.port, cookie)
+    port = server.port
+    pooled = {(kind, hands): pool_games(games, kind, hands)
+              for kind in NEW_HAND_KINDS for hands in (LONG_HANDS, settings.long_hands)}
+    cookie = scorer_cookie(port, {role: game for role, game in games.items() if "#" not in role})
+    watcher, scorer = Client(port), Client(port, cookie)
+    # Each new-hand figure's scorer holds the keys of its own games (a session keeps 40 at most).
+    clients = {key: Client(port, scorer_cookie(port, dict(enumerate(pool)))) for key, pool in pooled.items()}
     try:
         writes = scorer_writes(scorer, games, settings.growth)
         load = page_bytes(scorer, f"/games/{games['long'].id}")
@@ -130,17 +125,18 @@ def measure_served(server, games, statements, settings):
         refetched_hands = writes["record"].number - 1
         longest_page = raw_size(scorer, f"/games/{games[f'growth {settings.growth[-1]}'].id}")
         progress("timing requests")
-        measured = time_requests(games, settings, watcher, scorer, writes)
+        pools = new_hand_pools(games, clients, watcher, settings)
+        measured = time_requests(games, settings, server, watcher, scorer, writes, pools)
         etag = watcher.get(f"/games/{games['long'].id}/state").header("ETag")
     finally:
-        watcher.close()
-        scorer.close()
+        for client in [watcher, scorer, *clients.values()]:
+            client.close()
     progress(f"{LIVE_CLIENTS} phones polling")
     polling = poll_load(server, f"/games/{games['long'].id}/state", etag, settings.poll_seconds)
     progress("in the browser")
-    figures = browser_figures(server.port, games["long"], cookie, settings.rounds)
-    return Results(server.port, statements, load, polls, refetched_hands, measured, longest_page, polling, figures,
-                   server.peak_memory())
+    figures = browser_figures(port, games["long"], cookie, settings.rounds)
+    return Results(server.cpu.source, statements, load, polls, refetched_hands, measured, longest_page, polling,
+                   figures)
 
 
 def parse_arguments():
@@ -162,7 +158,7 @@ def main():
     if arguments.rounds:
         settings = replace(settings, rounds=max(1, arguments.rounds))
     header = machine()
-    results = measure(settings, arguments.quick)
+    results = measure(settings)
     report = build_report(results, settings)
     print(f"Scorekeeper benchmark{' (quick)' if arguments.quick else ''} · {header}")
     print("\n".join(notes(results, settings)))

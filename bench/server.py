@@ -16,10 +16,12 @@ from http.cookies import SimpleCookie
 from urllib.parse import urlencode
 
 from bench import REPOSITORY
+from bench.proc import CpuClock, peak_memory, resident_memory
 from scorekeeper import create_app
 
 THREADS = 4  # as `flask --app scorekeeper serve` runs waitress
-TRIVIAL = "/bench/trivial"
+# The floor every figure is read against (issue 25): the app's own trivial route, settling a one-card trick.
+FLOOR = "/settle.json?cards=2C"
 GZIP = {"Accept-Encoding": "gzip"}  # as every browser asks; without it http.client asks for "identity"
 
 
@@ -29,34 +31,30 @@ def app_config(database_uri):
 
 
 def serve(database_uri):
-    """The server subprocess: the app plus the benchmark's trivial route, served by waitress."""
+    """The server subprocess: the app as it is, served by waitress as `flask serve` serves it."""
     from scorekeeper.web.serving import create_server
 
     app = create_app(app_config(database_uri))
-    app.add_url_rule(TRIVIAL, "bench_trivial", lambda: "ok")
     server = create_server(app, host="127.0.0.1", port=0, threads=THREADS)
     print(server.effective_port, flush=True)
     server.run()
 
 
 class Server:
-    """The server subprocess: its port, CPU time and peak memory."""
+    """The server subprocess: its port, its CPU clock (all its threads, from /proc) and its memory."""
 
     def __init__(self, process, port):
         self.process = process
         self.port = port
+        self.cpu = CpuClock([process.pid])
 
-    def cpu_seconds(self):
-        """User plus system CPU time so far, from /proc/<pid>/stat."""
-        with open(f"/proc/{self.process.pid}/stat", encoding="ascii") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    def resident_memory(self):
+        """Resident memory now, in bytes (VmRSS)."""
+        return resident_memory([self.process.pid])
 
     def peak_memory(self):
-        """Peak resident memory in bytes (VmHWM of /proc/<pid>/status)."""
-        with open(f"/proc/{self.process.pid}/status", encoding="ascii") as status:
-            line = next(line for line in status if line.startswith("VmHWM:"))
-        return int(line.split()[1]) * 1024
+        """Peak resident memory in bytes (VmHWM)."""
+        return peak_memory(self.process.pid)
 
 
 @contextmanager
@@ -64,8 +62,8 @@ def running_server(database_uri, folder):
     """Start the server subprocess and stop it at the end, whatever happens."""
     log_path = os.path.join(folder, "server.log")
     with open(log_path, "w", encoding="utf-8") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "bench.server", database_uri],
+        process = subprocess.Popen(  # -X faulthandler: a crash leaves every thread's traceback in the log
+            [sys.executable, "-X", "faulthandler", "-m", "bench.server", database_uri],
             cwd=REPOSITORY, stdout=subprocess.PIPE, stderr=log, text=True,
         )
     try:
@@ -73,7 +71,14 @@ def running_server(database_uri, folder):
         if not port.isdigit():
             with open(log_path, encoding="utf-8") as log:
                 raise RuntimeError(f"the server did not start:\n{log.read()}")
-        yield Server(process, int(port))
+        try:
+            yield Server(process, int(port))
+        except Exception as error:
+            if not _ended(process):
+                raise
+            with open(log_path, encoding="utf-8") as log:
+                raise RuntimeError(f"the server died (exit status {process.returncode}) while it was measured; "
+                                   f"its log ends:\n{log.read()[-6000:]}") from error
     finally:
         process.terminate()
         try:
@@ -82,6 +87,15 @@ def running_server(database_uri, folder):
             process.kill()
             process.wait()
         process.stdout.close()
+
+
+def _ended(process):
+    """Whether the server process has ended, waiting a moment (a crashed one closes its sockets as it goes)."""
+    try:
+        process.wait(timeout=1)
+    except subprocess.TimeoutExpired:
+        return False
+    return True
 
 
 def checked_status(status, expected, what):
@@ -191,7 +205,7 @@ def scorer_cookie(port, games):
         for game in games.values():
             client.cookie = client.get(f"/games/{game.id}/scorer/{game.scorer_key}", expect=302).new_session()
         # The form puts the CSRF secret in the session and shows (so clears) the flashed messages.
-        client.cookie = client.get(f"/games/{games['record'].id}/hands/new").new_session() or client.cookie
+        client.cookie = client.get(f"/games/{game.id}/hands/new").new_session() or client.cookie
         return client.cookie
     finally:
         client.close()
