@@ -47,10 +47,28 @@ from tests.tabletop import ELEVEN, form_fields, hand_form, random_taken, store_g
 
 HAND_EVERY = 20.0  # seconds between a table's hands, as the issue's club night has it
 POLL_EVERY = 1.5  # static/live.js
+PHONES = 10  # watching phones a table, beside the scorer's
 STARTING_HANDS = 10
 P95_BUDGET = 0.050
 START_SECONDS = 30
 ARRIVING = 10.0  # seconds over which the phones open the page: a club's tables do not all sit down in one poll
+
+
+def table_mix(phones=PHONES):
+    """The requests one table makes a second, by kind, as this club night plays it (the benchmark's
+    projection weighs the CPU of each kind by them): once a hand the scorer's hand form, save and table
+    view, and for each phone a poll that answers 200 and a /watch that one phone renders and the others
+    find kept; every other poll is a 304."""
+    hand = 1 / HAND_EVERY
+    return {
+        "hand form": hand,
+        "save a hand (POST)": hand,
+        "table view, first view after the hand": hand,
+        "watch page, first view after the hand": hand,
+        "watch page, kept": (phones - 1) * hand,
+        "live state poll, 200": phones * hand,
+        "live state poll, 304": phones / POLL_EVERY - phones * hand,
+    }
 
 
 # --- A minimal HTTP/1.1 client on asyncio streams, keeping its connection -----------------------
@@ -346,7 +364,7 @@ def report(night, settings):
 def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--phones", type=int, default=10, help="watching phones per table, beside the scorer")
+    parser.add_argument("--phones", type=int, default=PHONES, help="watching phones per table, beside the scorer")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers of the PostgreSQL setup")
     parser.add_argument("--postgres", help="a PostgreSQL URL beside which a fresh database is made for (b)")

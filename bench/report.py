@@ -6,10 +6,13 @@ import re
 
 from bench import REPOSITORY
 from bench.browser import CHROMIUM, CPU_SLOWDOWN, LIVE_PATIENCE
+from bench.club import HAND_EVERY, P95_BUDGET, PHONES
+from bench.club import POLL_EVERY as CLUB_POLL_EVERY
 from bench.games import LONG_HANDS, SHORT_HANDS, pool_plan
 from bench.listing import FEW_GAMES
 from bench.measure import LIVE_CLIENTS, PAGES, POLL_EVERY, guest_pages
 from bench.memory import GAME_PAGES
+from bench.projection import project
 from bench.server import FLOOR, THREADS
 from bench.timing import Spread
 from scorekeeper.documents.game import MOST_UPLOADED_HANDS
@@ -39,6 +42,8 @@ def budgets(settings):
         "person": f"a person page of {small // 2:,} games: at most 10x, at most 20 KB on the wire",
         "memory": f"resident memory of one process after every page of {large:,} games: at most 150 MB, flat "
                   f"from {small:,} (at most {FLAT - 1:.0%} more)",
+        "club": "club night projection, 40-hand games, phones elsewhere: at least 100 tables on one waitress "
+                "process, 250 on four gunicorn workers",
         # issue 11, then those of issue 7 it left standing
         "hit": f"table view and /watch of the long game ({LONG_HANDS} hands x 11 players), cache hit, at most 2x",
         "state": "live state, 200 and 304, at most 1.3x",
@@ -383,6 +388,33 @@ def report_guests(report, timings, labels):
                counts_for="guest")
 
 
+def report_projection(report, timings):
+    """Section 10: the club night projected from the CPU of each kind of request (see bench/projection.py)."""
+    mix, setups = project(timings)
+    report.section(f"10. Club night projected from the CPU per request, {LONG_HANDS}-hand games, phones "
+                   f"elsewhere: a hand every {HAND_EVERY:g} s, {PHONES} phones polling every "
+                   f"{CLUB_POLL_EVERY:g} s a table")
+    for kind in mix.kinds:
+        report.row(f"{kind.name}: {kind.rate:.3f} a second a table", ms(kind.cpu),
+                   note=f"{kind.rate * kind.cpu * 1000:.3f} ms of CPU a second a table; figure '{kind.figure}'")
+    report.row(f"a table: r = {mix.rate:.3f} requests a second", f"{mix.demand * 1000:.3f} ms/s",
+               note=f"CPU a second a table (D); mean S = D / r = {ms(mix.mean)}; cs2 = {mix.variability:.2f}; "
+                    f"dearest: {mix.dearest.name}, {ms(mix.dearest.cpu)}")
+    for setup in setups:
+        held, more = setup.held, setup.one_more
+        report.row(f"{setup.name}: c = {setup.servers} ({setup.why})", f"{held.tables:,} tables",
+                   note=f"at {held.tables:,}: {model_steps(held)}; at {more.tables:,}: p95 {ms(more.p95)}",
+                   budget=f">= {setup.least_tables} tables", met=held.tables >= setup.least_tables,
+                   counts_for="club")
+
+
+def model_steps(load):
+    """The model's steps at one load, for a reader to check."""
+    return (f"lambda = {load.arrivals:,.0f}/s, a = {load.load:.3f}, rho = {load.utilisation:.3f}, "
+            f"C = {load.waiting_chance:.3f}, E[W] = {ms(load.mean_wait)}, W95 = {ms(load.wait95)}, "
+            f"p95 = {ms(load.p95)}")
+
+
 def build_report(results, settings):
     """The table, section by section."""
     report = Report(settings)
@@ -396,6 +428,7 @@ def build_report(results, settings):
     report_list_scale(report, results.list_scale)
     report_season(report, results.season)
     report_guests(report, results.timings, list(guest_pages(0)))
+    report_projection(report, results.timings)
     return report
 
 
@@ -421,4 +454,9 @@ def notes(results, settings):
         "hand before. A cache hit is a repeat view of an unchanged game.",
         "The season: club nights of 6-11 players from 18 names, 8-40 hands unless over sooner, restored "
         "through the service as a backup is; one player is in every second game; one game of 11 never ends.",
+        f"Club night projection: M/G/c (Allen-Cunneen) with c = 1 for one waitress process, c = min(4, "
+        f"{os.cpu_count()} cores) for four gunicorn workers; p95 of a kind = its CPU + W95; W95 = E[W] / C x "
+        "ln(C / 0.05) (0 if C <= 0.05); E[W] = C x S / (c (1 - rho)) x (1 + cs2) / 2; C = Erlang C(c, a = "
+        f"lambda S); lambda = tables x r. The most tables with the dearest kind's p95 <= "
+        f"{P95_BUDGET * 1000:.0f} ms (bench/projection.py).",
     ]
