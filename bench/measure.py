@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from sqlalchemy import event
 
-from bench.games import LONG_HANDS, GamePool, Importer, pool_games, pool_plan
+from bench.games import LONG_HANDS, NEW_HAND_KINDS, GamePool, Importer, pool_games, pool_plan
 from bench.server import FLOOR, GZIP, Client, Reply, checked_status
 from bench.timing import BurstSizes, Timed, time_rounds
 from scorekeeper.db.models import db
@@ -70,9 +70,8 @@ NORMAL = Settings(rounds=5, starts=3, growth=(10, 100, 1000), list_hands=(2, 100
                   least_cpu_units=50)
 # Every code path of the normal run, on small sizes and one round, in well under a minute (CI runs it).
 QUICK = Settings(rounds=1, starts=1, growth=(10, 50, 100), list_hands=(2, 20, 100), season_games=(40, 80),
-                 poll_seconds=2, round_seconds=0.05, floor_seconds=0.03, least_cpu_units=10, least_requests=1,
-                 most_new_hands=4,
-                 many_games=200)
+                 poll_seconds=2, round_seconds=0.02, floor_seconds=0.01, least_cpu_units=10, least_requests=1,
+                 most_new_hands=4, many_games=200)
 
 
 # --- SQL statements per page (in-process) -----------------------------------------
@@ -151,15 +150,16 @@ def count_statements(app, games):
 
 def new_hand_pools(games, clients, watcher, settings):
     """The games of each new-hand figure, by (kind, hands), each used by a scorer of its own (``clients``:
-    a client holding their scorer keys, by kind and hands)."""
+    a client holding their scorer keys, by kind and hands); the table view and /watch are viewed once on
+    each game before its first timed view."""
     pools = {}
     for hands in (LONG_HANDS, settings.long_hands):
-        for kind, warm in (("table", lambda client: lambda game: client.get(f"/games/{game.id}", GZIP)),
-                           ("watch", lambda _client: lambda game: watcher.get(f"/games/{game.id}/watch", GZIP)),
-                           ("record", lambda _client: None)):
+        per_game = pool_plan(hands, settings.new_hand_requests).per_game
+        for kind in NEW_HAND_KINDS:
             client = clients[kind, hands]
-            plan = pool_plan(hands, settings.new_hand_requests)
-            pools[kind, hands] = GamePool(client, pool_games(games, kind, hands), plan.per_game, warm(client))
+            warm = {"table": lambda game, client=client: client.get(f"/games/{game.id}", GZIP),
+                    "watch": lambda game: watcher.get(f"/games/{game.id}/watch", GZIP)}.get(kind)
+            pools[kind, hands] = GamePool(client, pool_games(games, kind, hands), per_game, warm)
     return pools
 
 

@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench import REPOSITORY  # noqa: E402
 from bench.browser import BrowserFigures, browser_figures  # noqa: E402
 from bench.games import LONG_HANDS, NEW_HAND_KINDS, fill_database, pool_games, pool_plan, scorer_writes  # noqa: E402
-from bench.listing import ListScale, list_scale  # noqa: E402
+from bench.listing import FEW_GAMES, ListScale, list_scale  # noqa: E402
 from bench.measure import (  # noqa: E402
     LIVE_CLIENTS,
     NORMAL,
@@ -103,7 +103,7 @@ def measure(settings):
         with running_server(database_uri, folder) as server:
             progress(f"serving on 127.0.0.1:{server.port}; server CPU from {server.cpu.source}")
             results = measure_served(server, games, statements, settings)
-        progress(f"the games list: 20 games of {', '.join(map(str, settings.list_hands))} hands, then "
+        progress(f"the games list: {FEW_GAMES} games of {', '.join(map(str, settings.list_hands))} hands, then "
                  f"{settings.many_games:,} games")
         results = replace(results, list_scale=list_scale(folder, settings))
         return replace(results, season=season_scale(folder, settings, progress))
@@ -114,7 +114,8 @@ def measure_served(server, games, statements, settings):
     port = server.port
     pooled = {(kind, hands): pool_games(games, kind, hands)
               for kind in NEW_HAND_KINDS for hands in (LONG_HANDS, settings.long_hands)}
-    cookie = scorer_cookie(port, {role: game for role, game in games.items() if "#" not in role})
+    pooled_ids = {game.id for pool in pooled.values() for game in pool}
+    cookie = scorer_cookie(port, {role: game for role, game in games.items() if game.id not in pooled_ids})
     watcher, scorer = Client(port), Client(port, cookie)
     # Each new-hand figure's scorer holds the keys of its own games (a session keeps 40 at most).
     clients = {key: Client(port, scorer_cookie(port, dict(enumerate(pool)))) for key, pool in pooled.items()}

@@ -139,9 +139,10 @@ def person_path(client, name):
     return found.group(1)
 
 
-def season_figures(uri, folder, settings, games, open_game, with_person):
+def season_figures(uri, folder, settings, games, open_game, with_person, then=lambda _server: None):
     """Time the season's pages on ``games`` games: each first view in fresh servers (``settings.starts``
-    each), then, in the last of them, the rest in rounds."""
+    each), then, in the last of them, the rest in rounds; then ``then(server)`` in that server too. The
+    figures, and what ``then`` returned."""
     firsts = [(label, path) for _start in range(settings.starts) for label, path in PAGES.items()]
     parts = []
     for index, (label, path) in enumerate(firsts, start=1):
@@ -151,7 +152,8 @@ def season_figures(uri, folder, settings, games, open_game, with_person):
                 parts.append(time_first(f"{label} first", lambda: client.get(path, GZIP),
                                         Timed(lambda: client.get(FLOOR, GZIP)), server.cpu, settings))
                 if index == len(firsts):
-                    return seen_figures(server, client, settings, games, open_game, with_person, parts)
+                    figures = seen_figures(server, client, settings, games, open_game, with_person, parts)
+                    return figures, then(server)
             finally:
                 client.close()
 
@@ -180,8 +182,8 @@ def seen_figures(server, watcher, settings, games, open_game, with_person, first
 
 
 def season_scale(folder, settings, progress):
-    """The season at ``settings.season_games``: filled, counted, timed; then one process serves every page of
-    every game at the first size, and again once the database holds the second."""
+    """The season at ``settings.season_games``: filled, counted, timed; the last server that timed it at the
+    first size then serves every page of every game, and again once the database holds the second size."""
     small, large = settings.season_games
     uri = f"sqlite:///{os.path.join(folder, 'season.sqlite')}"
     app = create_app(app_config(uri))
@@ -189,18 +191,20 @@ def season_scale(folder, settings, progress):
         progress(f"the season: restoring {small:,} games")
         ids, hands, open_game = fill_season(app, small)
         statements = season_statements(app)
-        progress(f"the season's pages at {small:,} games")
-        first = season_figures(uri, folder, settings, small, open_game, with_person=True)
-        with running_server(uri, folder) as server:
-            progress(f"one process serving every page of {small:,} games")
+
+        def every_page(server):
+            progress(f"the same process serving every page of {small:,} games")
             at_small = serve_every_page(server, ids)
             progress(f"the season: restoring {large - small:,} games more, then serving every page of them")
             more, more_hands = restore_season(app, list(range(small + 1, large + 1)))
-            at_large = serve_every_page(server, more)
-        hands += more_hands
+            return more_hands, MemoryScale(small, at_small, large, serve_every_page(server, more))
+
+        progress(f"the season's pages at {small:,} games")
+        first, (more_hands, memory) = season_figures(uri, folder, settings, small, open_game, with_person=True,
+                                                     then=every_page)
     finally:
         with app.app_context():
             db.engine.dispose()
     progress(f"the season's pages at {large:,} games")
-    second = season_figures(uri, folder, settings, large, open_game, with_person=False)
-    return SeasonScale(hands, statements, [first, second], MemoryScale(small, at_small, large, at_large))
+    second, _ = season_figures(uri, folder, settings, large, open_game, with_person=False)
+    return SeasonScale(hands + more_hands, statements, [first, second], memory)
