@@ -301,9 +301,10 @@ def report_memory(report, memory):
                        note=note)
         else:
             growth = served.resident / memory.at_small.resident
+            more = served.resident - memory.at_small.resident
             report.row(f"resident memory (VmRSS) after every page of {games:,} games", megabytes(served.resident),
-                       note=f"{note}; {growth:.2f}x at {memory.small:,}",
-                       budget=f"<= 150 MB, <= {FLAT:g}x at {memory.small:,}",
+                       note=f"{note}; {more / MB:+.1f} MB ({growth - 1:+.1%}) from {memory.small:,}",
+                       budget=f"<= 150 MB, <= {FLAT - 1:+.0%} from {memory.small:,}",
                        met=served.resident <= MOST_MEMORY and growth <= FLAT, counts_for="memory")
 
 
