@@ -48,8 +48,7 @@ from bench.measure import (  # noqa: E402
 )
 from bench.report import build_report, notes  # noqa: E402
 from bench.season import SeasonScale, season_scale  # noqa: E402
-from bench.server import Client, Reply, app_config, running_server, scorer_cookie  # noqa: E402
-from scorekeeper import create_app  # noqa: E402
+from bench.server import Client, Reply, app_config, migrated_app, running_server, scorer_cookie  # noqa: E402
 from scorekeeper.db.models import db  # noqa: E402
 
 
@@ -95,7 +94,7 @@ def measure(settings, quick):
     """Fill a temporary database, count statements in-process, then serve it and measure the rest."""
     with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as folder:
         database_uri = f"sqlite:///{os.path.join(folder, 'bench.sqlite')}"
-        app = create_app(app_config(database_uri))
+        app = migrated_app(app_config(database_uri))
         progress("generating and importing games")
         games = fill_database(app, settings.growth)
         progress("counting SQL statements")

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy import event, update
 
 from bench.measure import Timed, Timings, time_rounds
-from bench.server import GZIP, TRIVIAL, Client, app_config, running_server
-from scorekeeper import create_app
+from bench.server import GZIP, TRIVIAL, Client, app_config, migrated_app, running_server
 from scorekeeper.db.models import Game, db
 from scorekeeper.documents.backup import FORMAT, VERSION, restore_document
 from tests.tabletop import random_game_document
@@ -82,7 +81,7 @@ def season_scale(folder, settings, quick):
     """Fill a database with a season, count its statements in-process, then time it served."""
     games = QUICK_SEASON_GAMES if quick else SEASON_GAMES
     uri = f"sqlite:///{os.path.join(folder, 'season.sqlite')}"
-    app = create_app(app_config(uri))
+    app = migrated_app(app_config(uri))
     try:
         hands = fill_season(app, games)
         statements = season_statements(app)

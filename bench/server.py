@@ -28,6 +28,17 @@ def app_config(database_uri):
     return {"SQLALCHEMY_DATABASE_URI": database_uri, "SECRET_KEY": secrets.token_hex(32)}
 
 
+def migrated_app(config):
+    """An app of ``config`` whose database is brought to the latest migration, as `serve` does when it starts
+    (creating an app connects to nothing)."""
+    from scorekeeper.db import migrate
+
+    app = create_app(config)
+    with app.app_context():
+        migrate.upgrade()
+    return app
+
+
 def serve(database_uri):
     """The server subprocess: the app plus the benchmark's trivial route, served by waitress."""
     from scorekeeper.web.serving import create_server
