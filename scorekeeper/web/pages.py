@@ -1,5 +1,7 @@
-"""Pages that belong to no game: the rules, the language switch, and the pages shown for errors."""
+"""Pages that belong to no game: the rules, the language switch, the pages shown for errors, and what an
+install over HTTPS keeps for a dropped Wi-Fi (the service worker and its offline page)."""
 
+import hashlib
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -36,6 +38,30 @@ def _without_lang(path):
 def rules():
     """The rules R1-R17 in the app's own words, decisions included."""
     return render_template("pages/rules.html")
+
+
+# What the service worker keeps at install: the offline page and what it and the game pages need.
+SHELL_FILES = ("style.css", "display.css", "live.js", "awake.js", "offline.js", "icons/icon.svg",
+               "icons/icon-192.png", "manifest.webmanifest")
+
+
+@bp.get("/service-worker.js")
+def service_worker():
+    """The service worker (registered by live.js over HTTPS only), at the root so that it sees every page."""
+    shell = [url_for("pages.offline"), *(url_for("static", filename=name) for name in SHELL_FILES)]
+    version = hashlib.sha256(" ".join(shell).encode()).hexdigest()[:12]  # a new shell makes a new worker
+    script = render_template("pages/service-worker.js", shell=shell, offline=shell[0],
+                             shell_cache=f"scorekeeper-shell-{version}",
+                             static_path=url_for("static", filename="").split("?")[0])
+    response = Response(script, mimetype="text/javascript")
+    response.cache_control.no_cache = True  # a phone learns of a new version at its next visit
+    return response
+
+
+@bp.get("/offline")
+def offline():
+    """What a phone shows for a page it cannot reach; the service worker keeps it, in the phone's language."""
+    return render_template("pages/offline.html")
 
 
 ERROR_MESSAGES = {
