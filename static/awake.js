@@ -6,7 +6,7 @@
   "use strict";
   var control = document.querySelector("[data-awake]");
   if (!control) { return; }
-  var box = control.querySelector("input"), status = control.querySelector("[role=status]"), words = control.dataset;
+  var box = control.querySelector("input"), status = control.querySelector("[aria-live]"), words = control.dataset;
   var lock = null, video = null, started = false, waiting = false;
   var TAPS = ["pointerdown", "keydown", "touchend", "click"];
 

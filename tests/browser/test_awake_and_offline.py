@@ -88,7 +88,7 @@ def test_over_plain_http_a_silent_video_keeps_the_screen_on_from_the_first_tap(p
     page = phone.new_page()
     page.goto(lan_server.url(PLAIN, watched))
     switch = page.get_by_role("checkbox", name="Keep the screen on")
-    status = page.locator(".awake [role=status]")
+    status = page.locator(".awake [aria-live]")
 
     assert page.evaluate("[isSecureContext, 'wakeLock' in navigator, 'serviceWorker' in navigator]") == [
         False, False, False]
@@ -122,7 +122,7 @@ def test_where_no_video_plays_either_the_page_says_the_screen_cannot_be_kept_on(
 
     page.get_by_role("heading", name="Table by the window").click()
 
-    expect(page.locator(".awake [role=status]")).to_have_text(CANNOT)
+    expect(page.locator(".awake [aria-live]")).to_have_text(CANNOT)
 
 
 def test_over_https_a_watched_games_last_state_shows_on_a_reload_while_the_wifi_is_down(phone, lan_server, watched):
