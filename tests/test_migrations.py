@@ -211,9 +211,9 @@ def test_a_command_that_needs_the_database_says_in_one_line_that_it_cannot_reach
     result = unreachable_app.test_cli_runner().invoke(args=arguments, input="{}")
 
     assert result.exit_code == 1
-    assert result.output == ("Error: Cannot reach the database postgresql+psycopg://nobody@127.0.0.1:1/scorekeeper: "
-                             "connection failed: connection to server at \"127.0.0.1\", port 1 failed: Connection "
-                             "refused\n")
+    assert result.output.startswith(
+        "Error: Cannot reach the database postgresql+psycopg://nobody@127.0.0.1:1/scorekeeper: connection failed: ")
+    assert result.output.endswith("Connection refused\n") and result.output.count("\n") == 1  # the driver's words
 
 
 def test_a_command_on_a_database_without_tables_says_to_migrate_and_migrate_makes_them(empty_database_uri):

@@ -77,6 +77,22 @@ class AccessLog:
                     milliseconds)
 
 
+class TerminalHandler(logging.StreamHandler):
+    """Writes each line to the standard error the process has when it writes it (not the one it had when
+    `serve` started: a test runner swaps it)."""
+
+    def __init__(self):
+        super().__init__(sys.stderr)
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _stream):
+        pass
+
+
 def log_to_terminal():
     """Send the access lines and the app's own messages (errors) to the terminal that runs `serve`, each
     with the time (once a process, however often `serve` is run in it)."""
@@ -84,10 +100,9 @@ def log_to_terminal():
 
     for logger in (ACCESS, logging.getLogger("scorekeeper")):
         logger.removeHandler(default_handler)  # Flask's, when an app logged before: one line, not two
-        if not any(getattr(handler, "scorekeeper", False) for handler in logger.handlers):
-            handler = logging.StreamHandler(sys.stderr)
+        if not any(isinstance(handler, TerminalHandler) for handler in logger.handlers):
+            handler = TerminalHandler()
             handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%d %H:%M:%S"))
-            handler.scorekeeper = True
             logger.addHandler(handler)
         logger.setLevel(logging.INFO)
     ACCESS.propagate = False  # its own handler only, not the app's too

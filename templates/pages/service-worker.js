@@ -27,7 +27,7 @@ self.addEventListener("fetch", function (event) {
   } else if (url.pathname.indexOf(STATIC) === 0) {
     event.respondWith(caches.match(request).then(function (found) { return found || fetch(request); }));
   } else if (request.mode === "navigate") {
-    event.respondWith(fetch(request).catch(function () { return caches.match(OFFLINE); }));
+    event.respondWith(fetch(request).catch(offline));
   }
 });
 
@@ -46,7 +46,10 @@ function kept(request, url) {
     }
     return response;
   }, function () {
-    if (request.mode !== "navigate") { return Response.error(); }
-    return caches.match(OFFLINE).then(function (page) { return page || Response.error(); });
+    return request.mode === "navigate" ? offline() : Response.error();
   });
+}
+
+function offline() {
+  return caches.match(OFFLINE).then(function (page) { return page || Response.error(); });
 }
