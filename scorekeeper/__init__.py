@@ -13,15 +13,18 @@ from werkzeug.routing import IntegerConverter
 from .db.models import LARGEST_ID
 
 SECRET_KEY_FILE = "secret_key"
+PACKAGE = os.path.dirname(os.path.abspath(__file__))
+INSTANCE_VARIABLE = "SCOREKEEPER_INSTANCE"
 
 
 def create_app(test_config=None):
     """Create and configure the app; ``test_config`` replaces instance configuration."""
     app = Scorekeeper(
         __name__,
+        instance_path=configured_instance_path(),
         instance_relative_config=True,
-        template_folder="../templates",
-        static_folder="../static",
+        template_folder=shipped_folder("templates"),
+        static_folder=shipped_folder("static"),
     )
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///"
@@ -71,6 +74,20 @@ class Scorekeeper(Flask):
         from .web.logs import log_exception
 
         log_exception(self, exc_info)
+
+
+def shipped_folder(name):
+    """The app's ``templates`` or ``static`` folder: inside the package where a wheel installed it (setup.py
+    ships the repository's top-level folders there), else beside the package, at the top of a checkout."""
+    inside = os.path.join(PACKAGE, name)
+    return inside if os.path.isdir(inside) else os.path.join(os.path.dirname(PACKAGE), name)
+
+
+def configured_instance_path():
+    """The instance folder ``SCOREKEEPER_INSTANCE`` names, made absolute; None lets Flask choose: ``instance/``
+    at the top of a checkout, ``<the environment>/var/scorekeeper-instance`` for an installed app."""
+    configured = os.environ.get(INSTANCE_VARIABLE)
+    return os.path.abspath(os.path.expanduser(configured)) if configured else None
 
 
 CONTENT_SECURITY_POLICY = "; ".join([

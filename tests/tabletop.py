@@ -14,7 +14,7 @@ import re
 import threading
 from dataclasses import dataclass
 
-from scorekeeper import rules
+from scorekeeper import rules, service
 
 ELEVEN = ["Ana", "Bo", "Caio", "Dee", "Eli", "Fay", "Gil", "Hana", "Ivo", "Jun", "Kai"]  # the largest table
 SIX = ELEVEN[:6]  # the smallest table
@@ -151,6 +151,55 @@ def store_games(app, documents):
     with app.app_context():
         games = restore_document({"format": FORMAT, "version": VERSION, "games": documents})
         return [(game.id, game.scorer_key) for game in games]
+
+
+def kept_figures(game_ids=None):
+    """The figures kept of these games (every game's by default), as plain values: {game id: (its row's
+    columns, each seat's columns)}, read in the app context."""
+    from sqlalchemy import select
+
+    from scorekeeper.db.models import GameFigures, SeatFigures, db
+
+    games, seats = select(GameFigures.__table__), select(SeatFigures.__table__).order_by(SeatFigures.seat)
+    if game_ids is not None:
+        games, seats = games.where(GameFigures.game_id.in_(game_ids)), seats.where(SeatFigures.game_id.in_(game_ids))
+    kept = {row.game_id: tuple(row)[1:] for row in db.session.execute(games)}
+    by_game = {}
+    for row in db.session.execute(seats):
+        by_game.setdefault(row.game_id, []).append(tuple(row)[1:])
+    return {game_id: (columns, by_game.get(game_id, [])) for game_id, columns in kept.items()}
+
+
+def derived_figures(game_ids=None):
+    """The figures the hands of these games (every game by default) derive now, as ``kept_figures`` shows
+    them: written by the service's own ``figures.keep`` into the transaction, read, and rolled back."""
+    from sqlalchemy import select
+
+    from scorekeeper.db.models import Game, db
+
+    query = select(Game) if game_ids is None else select(Game).where(Game.id.in_(game_ids))
+    for game in db.session.execute(query).scalars().all():
+        service.figures.keep(game.id, game.revision, game.scoreboard(), list(game.names))
+    derived = kept_figures(game_ids)
+    db.session.rollback()
+    return derived
+
+
+def assert_figures_are_fresh(game_ids=None):
+    """The figures kept of these games (every game by default) are of each game's revision and say what its
+    hands derive now (R17): the invariant of every write."""
+    from scorekeeper.db.models import Game
+
+    condition = None if game_ids is None else Game.id.in_(game_ids)
+    stale = service.figures.stale_games(condition)
+    assert not stale, f"games whose figures are not of their revision: {stale}"
+    assert kept_figures(game_ids) == derived_figures(game_ids)
+
+
+def at_table(game):
+    """A stored game (a ``Game`` or ``ShownGame``) as the service records its next hand on it: the
+    ``KeptGame`` of its revision."""
+    return service.kept_game(game.id, game.revision, game.scorer_key)
 
 
 def on_threads(run, changes):

@@ -109,3 +109,51 @@ def test_the_offline_page_speaks_the_phones_language(client, language, words):
     page = client.get("/offline", headers={"Accept-Language": language}).get_data(as_text=True)
 
     assert words in page
+
+
+# --- Every answer compressed (issue 25) -------------------------------------------------------------
+
+GZIP = {"Accept-Encoding": "gzip"}
+
+
+@pytest.fixture
+def played(app, client):
+    """An imported game of eleven and forty hands, its scorer's session on ``client``: pages of every kind,
+    each of them over a kilobyte, to ask for."""
+    import random
+
+    from .tabletop import ELEVEN, game_document, random_hand, store_games
+
+    rng = random.Random(25)
+    hands = [random_hand(rng, len(ELEVEN), number, 0)[1] for number in range(1, 41)]
+    (game_id, key), = store_games(app, [game_document("Compressed", ELEVEN, 0, 100_000, hands)])
+    client.get(f"/games/{game_id}/scorer/{key}")
+    client.get("/")  # the flashed message is read
+    return game_id
+
+
+@pytest.mark.parametrize("path", ["/", "/players", "/stats.json", "/players/1", "/games/{id}", "/games/{id}/watch",
+                                  "/games/{id}/hands/new", "/games/{id}/hands", "/games/{id}/trail",
+                                  "/games/{id}/sheet", "/games/{id}/sheet.csv", "/games/{id}/export.json",
+                                  "/games/new", "/rules", "/settle"])
+def test_every_answer_over_a_kilobyte_is_sent_gzip_encoded_to_a_client_that_takes_it(client, played, path):
+    url = path.format(id=played)
+
+    encoded, plain = client.get(url, headers=GZIP), client.get(url)
+
+    assert encoded.status_code == plain.status_code == 200, url
+    assert len(plain.get_data()) > 1024, url
+    assert encoded.headers.get("Content-Encoding") == "gzip", url
+    assert "Accept-Encoding" in encoded.headers.get("Vary", ""), url
+    assert plain.headers.get("Content-Encoding") is None
+    # Pages with a form carry the session's token, which is signed with the second it was made in.
+    without_token = re.compile(rb'(name="csrf_token" type="hidden" value=")[^"]+"')
+    assert (without_token.sub(rb"\1", gzip.decompress(encoded.get_data()))
+            == without_token.sub(rb"\1", plain.get_data())), url
+
+
+def test_an_answer_under_a_kilobyte_is_sent_as_it_is(client, played):
+    response = client.get(f"/games/{played}/state", headers=GZIP)
+
+    assert len(response.get_data()) < 1024
+    assert response.headers.get("Content-Encoding") is None

@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from scorekeeper import rules
 from scorekeeper.web.chart import (
     LABEL_GAP,
     LABEL_LOWEST,
@@ -12,7 +13,10 @@ from scorekeeper.web.chart import (
     TOP,
     _spread,
     drawn_hands,
+    score_chart,
 )
+
+from .tabletop import ELEVEN, HandMix, random_hand
 
 
 def walk(hands, players=11, seed=1):
@@ -67,3 +71,18 @@ def test_end_labels_never_overlap_and_stay_inside_the_chart(ends):
     assert TOP <= placed[0] and placed[-1] <= LABEL_LOWEST
     if ends == sorted(ends) and all(b[0] - a[0] >= LABEL_GAP for a, b in zip(ends, ends[1:])):
         assert heights == {seat: y for y, seat in ends}  # labels with room stay at their lines' ends
+
+
+def test_a_chart_extended_hand_by_hand_is_the_chart_of_the_whole_game_scored_at_once():
+    rng = random.Random(7)
+    records = [random_hand(rng, 11, number, 0, HandMix(played=0))[0] for number in range(1, 131)]
+    board = rules.score_game(11, 0, 1_500, [])
+    for record in records:
+        board = rules.score_next_hand(board, record)  # as a kept game grows: the earlier hands stay the same
+
+        chart = score_chart(board, ELEVEN)
+
+        if len(board.hands) % 13 == 0 or board.over:
+            assert chart == score_chart(rules.score_game(11, 0, 1_500, records[:len(board.hands)]), ELEVEN)
+        if board.over:
+            break

@@ -51,8 +51,8 @@ class Calls:
 
 
 def counting(monkeypatch):
-    return Calls(monkeypatch, score_game=(rules, "score_game"), takings=(rules_hand, "takings_problems"),
-                 logs=(rules, "check_log"))
+    return Calls(monkeypatch, score_game=(rules, "score_game"), score_next_hand=(rules, "score_next_hand"),
+                 takings=(rules_hand, "takings_problems"), logs=(rules, "check_log"))
 
 
 def eleven_hand_game(client):
@@ -62,7 +62,7 @@ def eleven_hand_game(client):
     return game_id
 
 
-def test_recording_a_hand_scores_the_game_once_and_checks_the_new_hand_once(client, monkeypatch):
+def test_recording_a_hand_scores_and_checks_the_new_hand_once_and_no_hand_before_it(client, monkeypatch):
     game_id = eleven_hand_game(client)
     fields = hidden_fields(client, f"/games/{game_id}/hands/new")  # the form as the scorer saw it
     calls = counting(monkeypatch)
@@ -70,7 +70,7 @@ def test_recording_a_hand_scores_the_game_once_and_checks_the_new_hand_once(clie
     response = client.post(f"/games/{game_id}/hands/new", data={**fields, **hand_form(HAND, 12)})
 
     assert response.status_code == 302
-    assert calls.counts == {"score_game": 1, "takings": 1, "logs": 0}
+    assert calls.counts == {"score_game": 0, "score_next_hand": 1, "takings": 1, "logs": 0}
 
 
 def test_correcting_a_hand_scores_the_game_once_and_checks_the_corrected_hand_once(client, monkeypatch):
@@ -81,7 +81,7 @@ def test_correcting_a_hand_scores_the_game_once_and_checks_the_corrected_hand_on
     response = client.post(f"/games/{game_id}/hands/4", data={**fields, **hand_form(HAND[::-1], 4)})
 
     assert response.status_code == 302
-    assert calls.counts == {"score_game": 1, "takings": 1, "logs": 0}
+    assert calls.counts == {"score_game": 1, "score_next_hand": 0, "takings": 1, "logs": 0}
 
 
 def test_an_import_checks_each_hand_and_each_trick_log_once_and_scores_the_game_once(client, monkeypatch):
@@ -98,7 +98,7 @@ def test_an_import_checks_each_hand_and_each_trick_log_once_and_scores_the_game_
                            content_type="multipart/form-data")
 
     assert response.status_code == 302, response.get_data(as_text=True)
-    assert calls.counts == {"score_game": 1, "takings": 30, "logs": logs}
+    assert calls.counts == {"score_game": 1, "score_next_hand": 0, "takings": 30, "logs": logs}
 
 
 def busy_table(joiners):

@@ -68,5 +68,27 @@ def test_four_processes_starting_at_once_share_one_key_and_migrate_once(tmp_path
     assert len(outcomes[0][1]) == 64
     engine = create_engine(empty_database_uri)
     with engine.connect() as connection:
-        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0006"]
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0007"]
     engine.dispose()
+
+
+# --- Where the instance folder is ------------------------------------------------------------------
+
+
+def test_a_checkouts_instance_folder_is_instance_at_its_top(monkeypatch):
+    monkeypatch.delenv("SCOREKEEPER_INSTANCE", raising=False)
+
+    app = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
+
+    assert app.instance_path == os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "instance")
+
+
+def test_scorekeeper_instance_names_the_instance_folder_from_where_the_app_starts(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", "club scores")
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://"})
+
+    assert app.instance_path == str(tmp_path / "club scores")
+    assert (tmp_path / "club scores" / "secret_key").is_file()
+    assert (tmp_path / "club scores" / "translations" / "pt" / "LC_MESSAGES" / "messages.mo").is_file()

@@ -103,7 +103,7 @@ def test_upgrading_a_filled_first_schema_keeps_every_game(first_schema_database)
             keys = db.session.execute(sa.text("SELECT scorer_key FROM game")).scalars().all()
             version = db.session.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
     assert len(set(keys)) == len(expected) and all(len(key) >= 32 for key in keys)
-    assert version == "0006"
+    assert version == "0007"
     assert unlinked == 0  # every existing player became a person, one a name
     assert {name: player["games"] for name, player in season.items()} == {
         name: sum(name in names for _id, names, _totals, _hands in expected) for name in season}
@@ -173,7 +173,7 @@ def test_upgrading_to_the_club_shows_each_person_by_the_first_spelling_unless_re
 # --- Commands and the database: the schema is migrated by serve and migrate, never at import ----------------
 
 UNREACHABLE = "postgresql+psycopg://nobody@127.0.0.1:1/scorekeeper"  # port 1 of this machine: refused at once
-COMMANDS = ["serve", "migrate", "scorer-link", "club-link", "rebuild-summaries", "export-game", "import-game",
+COMMANDS = ["serve", "migrate", "scorer-link", "club-link", "refigure", "export-game", "import-game",
             "backup", "restore"]
 
 
@@ -202,7 +202,7 @@ def test_each_commands_help_works_with_the_database_down(unreachable_app, comman
 
 @pytest.mark.parametrize("arguments", [
     ["serve", "--host", "127.0.0.1", "--port", "0"], ["migrate"], ["scorer-link", "1"], ["club-link"],
-    ["rebuild-summaries"], ["export-game", "1"], ["import-game", "-"], ["backup", "-"], ["restore", "-"],
+    ["refigure"], ["export-game", "1"], ["import-game", "-"], ["backup", "-"], ["restore", "-"],
 ])
 def test_a_command_that_needs_the_database_says_in_one_line_that_it_cannot_reach_it(unreachable_app, arguments,
                                                                                   monkeypatch):
@@ -241,7 +241,7 @@ def test_a_command_on_an_older_schema_says_to_migrate(empty_database_uri):
     engine.dispose()
     app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": empty_database_uri})
 
-    result = app.test_cli_runner().invoke(args=["rebuild-summaries"])
+    result = app.test_cli_runner().invoke(args=["refigure"])
     close(app)
 
     assert result.exit_code == 1

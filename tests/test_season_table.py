@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from scorekeeper.web.season import Finish, GameFigures, finish_of
+from scorekeeper.web.season import Finish
 
 from .tabletop import SIX, create_game, record_hand, text_of
 
@@ -91,13 +91,8 @@ def test_the_best_game_is_the_best_place_then_the_widest_margin_not_the_lowest_t
     assert "Worst game Moons -25 points, place 2 of 6, 1 point behind the winner" in page
 
 
-def test_a_game_counts_for_best_and_worst_only_if_finished_and_they_were_at_the_table_at_its_end():
-    finished = GameFigures(1, (), totals=(4, 9, 4, 30, 12, 15, 20), places=(1, 3, 1, 6, 4, 5, None), hands=3)
-    still_open = GameFigures(1, (), totals=(4, 9, 4, 30, 12, 15), places=(None,) * 6, hands=3)
-
-    assert finish_of(finished, 0, 7) == Finish(place=1, seated=6, margin=0, game_id=7)  # a shared win
-    assert finish_of(finished, 3, 7) == Finish(place=6, seated=6, margin=-26, game_id=7)  # 26 behind the winners
-    assert finish_of(finished, 6, 7) is None  # left before the end: the lowest total of the others ignores them
-    assert finish_of(still_open, 0, 8) is None
+def test_best_and_worst_games_order_by_place_then_margin_then_the_most_recent():
+    # Who has a finish at all (finished games they were at the table for) is the engine's: tests/unit/test_figures.py.
     assert min([Finish(1, 6, 0, 1), Finish(1, 8, 3, 2), Finish(2, 6, -1, 3)], key=Finish.best_key).game_id == 2
+    assert min([Finish(1, 6, 0, 1), Finish(1, 6, 0, 4)], key=Finish.best_key).game_id == 4
     assert min([Finish(1, 6, 0, 1), Finish(5, 6, -9, 2), Finish(6, 11, -2, 3)], key=Finish.worst_key).game_id == 2

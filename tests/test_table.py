@@ -20,7 +20,7 @@ from scorekeeper.web import explain
 from scorekeeper.web.responses import load_game
 
 from .profiles import examples
-from .tabletop import SIX, create_game, exported, hidden_fields, on_threads, random_taken, text_of
+from .tabletop import SIX, at_table, create_game, exported, hidden_fields, on_threads, random_taken, text_of
 from .tabletop import record_hand as record_web
 
 SPREAD = [rules.Taken(5, 0), rules.Taken(5, 1), rules.Taken(4, 0), rules.Taken(4, 1), rules.Taken(4, 0),
@@ -49,7 +49,7 @@ def fresh(game_id):
 
 
 def record(game, taken=SPREAD, moon=None, reserved=False):
-    service.record_hand(game, taken, moon, reserved, game.revision)
+    service.record_hand(at_table(game), taken, moon, reserved, game.revision)
     return fresh(game.id)
 
 
@@ -105,7 +105,7 @@ def test_a_hand_the_rules_refuse_changes_nothing(in_app, taken, moon, reserved, 
     game = new_game()
 
     with pytest.raises(error):
-        service.record_hand(game, taken, moon, reserved, game.revision)
+        service.record_hand(at_table(game), taken, moon, reserved, game.revision)
 
     game = fresh(game.id)
     assert (len(game.hands), game.revision, game.changes) == (0, 1, [])
@@ -115,7 +115,8 @@ def test_a_player_given_too_many_hearts_is_named_by_seat(in_app):
     game = new_game()
 
     with pytest.raises(rules.MoreThanTheHandHolds) as refused:
-        service.record_hand(game, [rules.Taken(0, 0), rules.Taken(30, 0)] + [rules.Taken(0, 0)] * 4, None, False, 1)
+        too_many = [rules.Taken(0, 0), rules.Taken(30, 0)] + [rules.Taken(0, 0)] * 4
+        service.record_hand(at_table(game), too_many, None, False, 1)
 
     assert (refused.value.player, refused.value.what, refused.value.count, refused.value.most) == (1, "hearts", 30, 26)
 
@@ -130,7 +131,7 @@ def test_a_stale_revision_is_a_conflict_and_changes_nothing(in_app):
     game = record(new_game())
 
     with pytest.raises(service.Conflict):
-        service.record_hand(game, SPREAD, None, False, game.revision - 1)
+        service.record_hand(at_table(game), SPREAD, None, False, game.revision - 1)
 
     assert len(fresh(game.id).hands) == 1
 
@@ -139,7 +140,7 @@ def test_no_hand_follows_the_one_that_ended_the_game(in_app):
     game = record(new_game(target=10))
 
     with pytest.raises(rules.HandAfterGameOver):
-        service.record_hand(game, SPREAD, None, False, game.revision)
+        service.record_hand(at_table(game), SPREAD, None, False, game.revision)
 
 
 def test_a_correction_keeps_the_old_facts_in_the_trail(in_app):
@@ -502,7 +503,7 @@ class GameAgainstAModel(RuleBasedStateMachine):
     def record(self, seed):
         taken, moon = random_hand(seed)
         after = self.hands + [(taken, moon)]
-        ok = self.attempt(lambda game: service.record_hand(game, taken, moon, True, game.revision),
+        ok = self.attempt(lambda game: service.record_hand(at_table(game), taken, moon, True, game.revision),
                           legal_after_all(after, self.target), action="record")
         if ok:
             self.next_key += 1
@@ -590,7 +591,7 @@ class GameAgainstAModel(RuleBasedStateMachine):
             return  # a game over refuses the hand for the rules first (R16)
         before = export_game(game)
         with pytest.raises(service.Conflict):
-            service.record_hand(game, *random_hand(0), True, game.revision - 1)
+            service.record_hand(at_table(game), *random_hand(0), True, game.revision - 1)
         self.forget()
         assert export_game(self.game()) == before
 

@@ -1,5 +1,6 @@
 """The message catalogs: every language complete, every placeholder kept, pages translated."""
 
+import html
 import pathlib
 import re
 
@@ -83,6 +84,29 @@ def test_pages_follow_the_browsers_language(client, language):
 
     assert translated(language, "No games yet. Start one when everyone is seated.") in text_of(response)
     assert f'<html lang="{language}">' in response.get_data(as_text=True)
+
+
+DESCRIPTION = re.compile(r'<meta name="description" content="([^"]*)">')
+ABOUT_THE_APP = "The score of a game of Cancellation Hearts, hand by hand, on every phone at the table."
+ABOUT_THE_RULES = ("The rules of Cancellation Hearts as the app keeps them, each with its number, and what we decided "
+                   "where the printed rules leave a question open.")
+ABOUT_SETTLING = ("Which card wins a trick of Cancellation Hearts, and which cards cancel and why: tap or type the "
+                  "trick's cards.")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("path, description", [
+    ("/", ABOUT_THE_APP), ("/games/new", ABOUT_THE_APP), ("/games/1", ABOUT_THE_APP), ("/games/1/watch", ABOUT_THE_APP),
+    ("/rules", ABOUT_THE_RULES), ("/settle", ABOUT_SETTLING),
+])
+def test_every_page_describes_itself_in_its_language(client, language, path, description):
+    if path.startswith("/games/1"):
+        create_game(client, SIX)
+
+    page = client.get(path, headers={"Accept-Language": language}).get_data(as_text=True)
+
+    assert [html.unescape(found) for found in DESCRIPTION.findall(page)] == [
+        description if language == "en" else translated(language, description)]
 
 
 def test_language_switcher_remembers_the_choice_and_returns_to_the_page(client):

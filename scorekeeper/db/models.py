@@ -18,6 +18,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    bindparam,
     cast,
     event,
     exists,
@@ -26,7 +27,7 @@ from sqlalchemy import (
     true,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship, selectinload
 
 from .. import rules
 
@@ -255,14 +256,42 @@ class PersonChange(db.Model):
     device: Mapped[str | None] = mapped_column(String(DEVICE_NAME_LENGTH))
 
 
-class GameSummary(db.Model):
-    """What the games list shows of a game (its players, totals, leader, status, hands), derived from its
-    hands and kept for one ``revision`` of it: written in the transaction of each write (service/summary.py),
-    rebuilt by ``flask rebuild-summaries``. A summary of another revision is stale: the hands win."""
+class GameFigures(db.Model):
+    """A game's derived figures, kept for one ``revision`` of it (a cache of what its hands say, R17): whether
+    it is over, the next hand's number, how many hands, and what the games list shows (``facts``: players,
+    totals, leader, winners). Written in the transaction of each write (service/figures.py), with the game's
+    ``SeatFigures``; rebuilt by ``flask refigure``. Figures of another revision are stale: the hands win."""
 
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
     revision: Mapped[int]
+    roster: Mapped[int]  # everyone who sat at the table in this game
+    hands: Mapped[int]
+    over: Mapped[bool]
+    next_hand: Mapped[int | None]
     facts: Mapped[str] = mapped_column(Text)  # JSON
+
+
+class SeatFigures(db.Model):
+    """One player's figures in one game (``seat``: their roster number), kept with the game's ``GameFigures``
+    for the same ``revision``: ``rules.Figures`` field by field, their ``total`` (a joiner's start included),
+    and for a finished game they were at the end of, their ``rules.Finish`` (place, players seated, margin)."""
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    revision: Mapped[int]  # a row of a roster number the game no longer has (a join undone) stays stale
+    finished: Mapped[int]
+    wins: Mapped[int]
+    hands: Mapped[int]
+    points: Mapped[int]
+    zero_hands: Mapped[int]
+    moons_subtracted: Mapped[int]
+    moons_added: Mapped[int]
+    hearts: Mapped[int]
+    marias: Mapped[int]
+    total: Mapped[int]
+    place: Mapped[int | None]
+    seated: Mapped[int | None]
+    margin: Mapped[int | None]
 
 
 class GameChange(db.Model):
@@ -553,7 +582,7 @@ class ShownGame(Scored):
 
     The first view after a change builds no ORM object: a 40-hand game of 11
     players is about 500 rows, which as ORM objects cost most of the page.
-    ``changes`` are the trail's rows, newest first, with ``Change``'s columns.
+    The trail is read apart (``read_trail``): a page shows its newest entries.
     """
 
     id: int
@@ -562,6 +591,8 @@ class ShownGame(Scored):
     first_dealer: int
     revision: int
     scorer_key: str
+    created_at: datetime
+    last_hand_key: int
     playing_trick_by_trick: bool
     voided_at: datetime | None
     void_reason: str | None
@@ -572,7 +603,6 @@ class ShownGame(Scored):
     jack_of_diamonds: int
     names: tuple[str, ...]
     hands: tuple[ShownHand, ...]
-    changes: tuple
     seat_changes: tuple["ShownSeatChange", ...] = ()
     open_log_facts: tuple | None = None  # as ``Game.open_log_facts``
 
@@ -598,12 +628,12 @@ def uncollected(row):
     return row.uncollected_hearts, row.uncollected_marias, row.uncollected_jacks
 
 
-_SHOWN_GAME_COLUMNS = ("id", "name", "target", "first_dealer", "revision", "scorer_key", "playing_trick_by_trick",
-                       "voided_at", "void_reason", *HOUSE_RULES)
+_SHOWN_GAME_COLUMNS = ("id", "name", "target", "first_dealer", "revision", "scorer_key", "created_at", "last_hand_key",
+                       "playing_trick_by_trick", "voided_at", "void_reason", *HOUSE_RULES)
 
 
 def read_shown_game(game_id):
-    """Game ``game_id`` as its pages show it, in three statements whatever its length; None if there is none."""
+    """Game ``game_id`` as its pages show it, in two statements whatever its length; None if there is none."""
     seat_changes = _seat_changes_text(game_id)
     seated = db.session.execute(
         select(*(getattr(Game, column) for column in _SHOWN_GAME_COLUMNS),
@@ -628,15 +658,43 @@ def read_shown_game(game_id):
         hand = takings[0]
         hands.append(ShownHand(hand.key, hand.number, hand.has_tricks, hand_record(
             ((row.hearts, row.marias, row.jacks) for row in takings), hand.moon, uncollected(hand))))
-    changes = tuple(db.session.execute(
-        select(Change.__table__).where(Change.game_id == game_id).order_by(Change.id.desc())
-    ).all())
     head = seated[0]._mapping
     log = (None if head["log_id"] is None
            else (head["log_id"], head["log_tricks"], head["log_kitty"], head["log_last_trick"]))
     return ShownGame(**{column: head[column] for column in _SHOWN_GAME_COLUMNS},
-                     names=tuple(row.player for row in seated), hands=tuple(hands), changes=changes,
+                     names=tuple(row.player for row in seated), hands=tuple(hands),
                      seat_changes=_read_seat_changes_text(head["seat_changes"]), open_log_facts=log)
+
+
+def read_trail(game_id, newest=None):
+    """Game ``game_id``'s trail entries as plain rows with ``Change``'s columns, newest first, and how many it
+    has: every entry, or the ``newest`` ones and the entries they undo (an undo's first entry included, at
+    any depth), in one statement whatever the trail's length."""
+    if newest is None:
+        rows = db.session.execute(_trail_statement(None), {"game_id": game_id}).all()
+        return tuple(rows), len(rows)
+    rows = db.session.execute(_trail_statement(newest), {"game_id": game_id}).all()
+    return tuple(rows), rows[0].entries if rows else 0
+
+
+@cache
+def _trail_statement(newest):
+    """The statement of ``read_trail``, made once a process for each ``newest``."""
+    entries = select(Change.__table__).where(Change.game_id == bindparam("game_id"))
+    if newest is None:
+        return entries.order_by(Change.id.desc())
+    latest = entries.order_by(Change.id.desc()).limit(newest).subquery()
+    chain = select(latest).cte("chain", recursive=True)
+    chain = chain.union(select(Change.__table__).join(chain, Change.id == chain.c.undoes_id))
+    count = select(func.count(Change.id)).where(Change.game_id == bindparam("game_id")).scalar_subquery()
+    return select(chain, count.label("entries")).order_by(chain.c.id.desc())
+
+
+def read_open_log(game_id):
+    """The trick log of the hand being played trick by trick in game ``game_id``, with its tricks; or None."""
+    return db.session.execute(
+        select(TrickLog).where(TrickLog.game_id == game_id, TrickLog.hand_id.is_(None))
+        .options(selectinload(TrickLog.tricks))).scalars().first()
 
 
 def _open_log_columns():

@@ -59,6 +59,8 @@ from .errors import (  # noqa: F401
 )
 from .figures import (  # noqa: F401
     Figures,
+    Finish,
+    finishes,
     game_figures,
 )
 from .game import (  # noqa: F401
@@ -80,6 +82,7 @@ from .game import (  # noqa: F401
     pass_to,
     right_of,
     score_game,
+    score_next_hand,
     seatings,
     starting_players,
     starting_total,

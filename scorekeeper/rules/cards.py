@@ -55,7 +55,7 @@ class Card:
         rank_text, suit_text = cleaned[:-1], cleaned[-1:]
         suit = _SUIT_SYMBOLS.get(suit_text) or letters.suits.get(suit_text)
         rank = letters.ranks.get(rank_text, _RANK_LETTERS.get(rank_text))
-        if rank is None and rank_text.isascii() and rank_text.isdigit():
+        if rank is None and rank_text.isascii() and rank_text.isdigit() and len(rank_text) <= 2:  # 2 to 10
             number = int(rank_text)
             if 2 <= number <= 10 and rank_text == str(number):
                 rank = number

@@ -62,10 +62,24 @@ class Figures:
 _FIGURE_FIELDS = tuple(each.name for each in fields(Figures))
 
 
-def game_figures(board: Scoreboard) -> tuple[Figures, ...]:
-    """Each player's ``Figures`` in one game, by roster number."""
-    tallies = [Counter() for _player in range(board.players)]
-    for summary in board.hands:
+_TALLIED = ("hands", "points", "zero_hands", "moons_subtracted", "moons_added", "hearts", "marias")
+
+
+def game_figures(board: Scoreboard, before: tuple[Figures, ...] | None = None) -> tuple[Figures, ...]:
+    """Each player's ``Figures`` in one game, by roster number.
+
+    ``before`` are the figures this function gave for the same game before
+    its last hand: then only the last hand is tallied, so that recording a
+    hand costs the same in a game of ten hands or a thousand.
+    """
+    if before is None:
+        tallies = [Counter() for _player in range(board.players)]
+        hands = board.hands
+    else:
+        tallies = [Counter({name: getattr(figures, name) for name in _TALLIED}) for figures in before]
+        tallies += [Counter() for _joiner in range(board.players - len(tallies))]
+        hands = board.hands[-1:]
+    for summary in hands:
         for place, player in enumerate(summary.seating):
             points, taken, tally = summary.points[player], summary.taken[place], tallies[player]
             tally["hands"] += 1
@@ -78,3 +92,32 @@ def game_figures(board: Scoreboard) -> tuple[Figures, ...]:
     finished = int(board.over)
     return tuple(Figures(games=1, finished=finished, wins=int(player in board.winners), **tally)
                  for player, tally in enumerate(tallies))
+
+
+@dataclass(frozen=True)
+class Finish:
+    """Where a player ended a finished game they were still at the table for (R16).
+
+    ``place`` among the ``seated`` players at the table at the end (1 is the
+    win; equal totals share a place); ``margin`` the lowest total among the
+    others at the table minus theirs: how far ahead of the next player a
+    winner ended (0 for a shared win), how far behind the winner anyone else.
+    """
+
+    place: int
+    seated: int
+    margin: int
+
+
+def finishes(board: Scoreboard) -> tuple[Finish | None, ...]:
+    """Each player's ``Finish``, by roster number: None while the game is open, and for who left before its end."""
+    if not board.over:
+        return (None,) * board.players
+    places = {player: place for place, player in board.standings}
+    seated = len(places)
+
+    def finish(player):
+        others = [board.totals[other] for other in places if other != player]
+        return Finish(places[player], seated, min(others) - board.totals[player])
+
+    return tuple(finish(player) if player in places else None for player in range(board.players))

@@ -358,6 +358,25 @@ def score_game(
                       tuple(seating), left_after, variant)
 
 
+def score_next_hand(board: Scoreboard, record: HandRecord) -> Scoreboard:
+    """``board`` with ``record`` scored as its next hand: the very board ``score_game`` derives from the hands
+    before and this one, without scoring those again (R14-R16).
+
+    Seat changes are made only before the next hand, so none comes between
+    this hand and the one after it: the deal passes one seat on (R4). Raises
+    ``HandAfterGameOver`` once the game is over.
+    """
+    hand = board.next_hand
+    if hand is None:
+        raise HandAfterGameOver(len(board.hands), len(board.hands) + 1)
+    summary = _scored_hand(record, hand, list(board.totals), board.variant)
+    over = winners({player: summary.totals[player] for player in board.seating}, board.target)
+    coming = None if over else _upcoming(hand.number + 1, next_dealer(hand.dealer, board.seating, board.seating),
+                                         board.seating, board.variant)
+    return replace(board, hands=board.hands + (summary,), totals=summary.totals, winners=tuple(over),
+                   next_hand=coming)
+
+
 def _padded(summary: HandSummary, roster: int) -> HandSummary:
     missing = (None,) * (roster - len(summary.points))
     if not missing:

@@ -13,7 +13,8 @@ its revision, writes the rows and the trail, and commits: one transaction
 - ``trail``: the trail and its undo (entries written by ``entries``);
 - ``people``: the club's people (linking players, rename, merge, undo);
 - ``club``: the key of the club's secretary link; games left out of the season;
-- ``summary``: each game's summary for the games list, kept for its revision.
+- ``figures``: each game's figures (the games list's, each player's), kept for its revision;
+- ``kept``: each game as this process last derived it, for its revision.
 
 What it raises, for the views to word (scorekeeper/web/explain.py):
 
@@ -29,7 +30,7 @@ Views and commands never commit: ``grep -rn commit scorekeeper`` finds
 only ``service/writing.py``.
 """
 
-from . import summary  # noqa: F401
+from . import figures, kept  # noqa: F401
 from .club import (  # noqa: F401
     change_game_date,
     count_game_again,
@@ -58,10 +59,10 @@ from .games import (  # noqa: F401
     check_game,
     import_game,
     new_game,
-    rebuild_summaries,
     restore_backup,
 )
 from .hands import correct_hand, record_hand, remove_hand  # noqa: F401
+from .kept import KeptGame, kept_game  # noqa: F401
 from .people import merge_people, person_change_refusal, rename_person, undo_change, undo_merge, undo_rename  # noqa: F401
 from .seats import change_house_rules, seat_player, see_off  # noqa: F401
 from .trail import Subject, TrailLine, take_back_trick, trail, trail_line, undo  # noqa: F401

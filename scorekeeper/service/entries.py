@@ -25,8 +25,8 @@ class Action(str, enum.Enum):
 def hand_facts(record, seating=None, trick_log=None, moved=None, seats=None, log=None):
     """A hand's facts as the trail keeps them: each seat's takings and the moon (``Change.record_of`` reads
     them back), who played it (roster numbers, in its seating), and, for a hand taken out, its trick log,
-    the seat changes it moved and where every seat change then stood; ``log`` the trick log a recorded
-    hand took with it."""
+    the seat changes it moved and where every seat change then stood; ``log`` the id of the trick log a
+    recorded hand took with it."""
     facts = {
         "taken": [[taken.hearts, taken.marias, taken.jacks] if taken.jacks else [taken.hearts, taken.marias]
                   for taken in record.taken],
@@ -40,7 +40,7 @@ def hand_facts(record, seating=None, trick_log=None, moved=None, seats=None, log
         facts["moved"] = moved
         facts["seats"] = seats
     if log is not None:
-        facts["log"] = log.id
+        facts["log"] = log
     return facts
 
 
@@ -55,11 +55,16 @@ def trail_game(game, action, hand_number=0, before=None, after=None, undoes=None
 
 
 def _entry(game, action, hand_number, hand_key, after_key, before, after, undoes):
-    change = Change(
-        action=Action(action).value, hand_number=hand_number, hand_key=hand_key, after_key=after_key,
-        undoes_id=None if undoes is None else undoes.id,
-        before=None if before is None else json.dumps(before, ensure_ascii=False),
-        after=None if after is None else json.dumps(after, ensure_ascii=False),
-    )
+    change = Change(**entry_columns(action, hand_number, hand_key, after_key, before, after, undoes))
     game.changes.append(change)
     return change
+
+
+def entry_columns(action, hand_number, hand_key=None, after_key=None, before=None, after=None, undoes=None):
+    """A trail entry as ``Change``'s columns (its game's aside), its facts as JSON."""
+    return {
+        "action": Action(action).value, "hand_number": hand_number, "hand_key": hand_key, "after_key": after_key,
+        "undoes_id": None if undoes is None else undoes.id,
+        "before": None if before is None else json.dumps(before, ensure_ascii=False),
+        "after": None if after is None else json.dumps(after, ensure_ascii=False),
+    }

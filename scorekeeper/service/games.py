@@ -22,7 +22,7 @@ from ..db.models import (
     taking_rows,
     variant_columns,
 )
-from . import summary
+from . import figures
 from .errors import Conflict, TricksRefused
 from .names import check_one_person_each
 from .people import people_of
@@ -167,7 +167,7 @@ def _insert_game(checked):
     db.session.execute(insert(Player), [
         {"game_id": game.id, "seat": seat, "name": name, "person_id": person}
         for seat, (name, person) in enumerate(zip(facts.names, people_of(facts.names)))])
-    summary.keep(game.id, game.revision, checked.board, facts.names)
+    figures.keep(game.id, game.revision, checked.board, facts.names)
     if facts.seat_changes:
         db.session.execute(insert(SeatChange), [
             {"game_id": game.id, **seat_change_columns(change)} for change in facts.seat_changes])
@@ -198,13 +198,3 @@ def seat_change_columns(change):
         return {"kind": "join", "before_hand": change.before_hand, "player": change.player,
                 "at": change.at, "start": change.start}
     return {"kind": "leave", "before_hand": change.before_hand, "player": change.player, "at": None, "start": None}
-
-
-def rebuild_summaries():
-    """Write every game's summary for the games list afresh from its hands, in one transaction (the command
-    ``flask rebuild-summaries``); how many games."""
-    games = db.session.execute(select(Game)).scalars().all()
-    with writing():
-        for game in games:
-            summary.keep(game.id, game.revision, game.scoreboard(), list(game.names))
-    return len(games)

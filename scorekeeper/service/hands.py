@@ -2,45 +2,58 @@
 
 from dataclasses import replace
 
-from sqlalchemy import insert, select
+from sqlalchemy import delete, insert, select, update
 
 from .. import rules
 from ..db.models import (
+    Change,
     Game,
     Hand,
+    ShownHand,
     Taking,
+    TrickLog,
     db,
     hand_columns,
     taking_rows,
 )
-from .entries import Action, hand_facts, trail_hand
+from . import kept
+from .entries import Action, entry_columns, hand_facts, trail_hand
 from .errors import Conflict
-from .writing import writing
+from .writing import inserted, writing
 
 
 def record_hand(game, taken, moon, last_trick_reserved, based_on, nothing_collected=False):
-    """Record the next hand (R13-R16); a hand played trick by trick keeps its tricks.
+    """Record the next hand of ``game`` (a ``KeptGame`` at revision ``based_on``), R13-R16: the one hand
+    checked and scored on the board before it, and written with its takings, its trail entry and the
+    game's figures in one transaction, whatever the game's length; a hand played trick by trick keeps
+    its tricks. Returns the ``KeptGame`` it leaves, kept for the new revision.
 
     ``taken`` follows the next hand's seating; ``nothing_collected`` says the
     table confirmed that nobody collected anything (``rules.NothingCollected``).
     """
-    record = rules.check_hand(taken, moon, last_trick_reserved, game.variant,
+    shown, before = game.game, game.board
+    if shown.revision != based_on:
+        raise Conflict()  # the form was based on another revision: the claim below would refuse it too
+    record = rules.check_hand(taken, moon, last_trick_reserved, before.variant,
                               nothing_collected_confirmed=nothing_collected)
-    board = game.scoreboard(game.records() + [record])
-    with writing(game, based_on, board=board):
-        game.last_hand_key = (game.last_hand_key or 0) + 1
-        hand = Hand(number=len(game.hands) + 1, key=game.last_hand_key,
-                    **hand_columns(record, uncollected_of(record, game.variant)))
-        game.hands.append(hand)
-        db.session.flush()  # the hand's id, for its takings: one insert of them all
-        db.session.execute(insert(Taking), taking_rows(hand.id, record))
-        log = game.trick_log
-        if log is not None and log.tricks:
-            log.hand = hand
-        elif log is not None:
-            game.trick_logs.remove(log)  # nothing was played: nothing to keep
-        trail_hand(game, Action.RECORD, hand, after=hand_facts(record, board.hands[-1].seating, log=log))
-    return hand
+    board = rules.score_next_hand(before, record)
+    figures = rules.game_figures(board, before=game.figures())
+    key, number, log = shown.last_hand_key + 1, len(board.hands), shown.open_log_facts
+    with writing(shown, based_on, board=board, figures=figures, claiming={"last_hand_key": key}):
+        hand_id = inserted(Hand, [{"game_id": shown.id, "number": number, "key": key,
+                                   **hand_columns(record, record.uncollected)}])[0]
+        db.session.execute(insert(Taking), taking_rows(hand_id, record))
+        if log is not None and log[1]:  # the tricks played stay with the hand, as the record that settles disputes
+            db.session.execute(update(TrickLog).where(TrickLog.id == log[0]).values(hand_id=hand_id))
+        elif log is not None:  # nothing was played: nothing to keep
+            db.session.execute(delete(TrickLog).where(TrickLog.id == log[0]))
+        after = hand_facts(record, board.hands[-1].seating, log=None if log is None else log[0])
+        db.session.execute(insert(Change), [{"game_id": shown.id,
+                                             **entry_columns(Action.RECORD, number, key, after=after)}])
+    recorded = replace(shown, revision=based_on + 1, last_hand_key=key, playing_trick_by_trick=False,
+                       open_log_facts=None,
+                       hands=shown.hands + (ShownHand(key, number, bool(log and log[1]), record),))
+    return kept.keep(kept.KeptGame(recorded, board, figures))
 
 
 def correct_hand(game, number, taken, moon, last_trick_reserved, based_on, nothing_collected=False):

@@ -97,11 +97,38 @@ class TrailLine:
         return self.change.hand_key
 
 
+class _HandsByKey:
+    """A game's hands by their keys, found from the newest back: the trail's newest entries are about the
+    newest hands, so that a page showing them looks at a few hands, not every one."""
+
+    def __init__(self, hands):
+        self._hands = hands
+
+    def __len__(self):
+        return len(self._hands)
+
+    def __contains__(self, key):
+        return self._find(key) is not None
+
+    def get(self, key):
+        """The engine record of the hand with ``key``, or None."""
+        hand = self._find(key)
+        return None if hand is None else hand.record()
+
+    def number(self, key):
+        """The number of the hand with ``key``, or None."""
+        hand = self._find(key)
+        return None if hand is None else hand.number
+
+    def _find(self, key):
+        return next((hand for hand in reversed(self._hands) if hand.key == key), None)
+
+
 @dataclass(frozen=True)
 class _Holding:
     """What the game holds now, as far as the trail compares it with what entries left."""
 
-    hands: dict  # hand key -> its engine record
+    hands: _HandsByKey  # its hands, by key
     seats: dict  # seat change id -> the hand it comes before
     roster: int
     rules: dict  # the house rules' facts
@@ -109,19 +136,24 @@ class _Holding:
 
 
 def _holding(game):
-    hands = {hand.key: hand.record() for hand in game.hands}
     seats = {change.id: change.before_hand for change in game.seat_changes}
-    return _Holding(hands, seats, len(game.names), game.variant.facts(), game.open_log_facts)
+    return _Holding(_HandsByKey(game.hands), seats, len(game.names), game.variant.facts(), game.open_log_facts)
 
 
-def trail(game):
+def trail(game, changes=None):
     """The game's trail, newest first, each entry with what stands in the way of undoing it (see ``TrailLine``).
 
     Undoing an entry and then undoing that undo returns the very same game;
     undoing, newest first, every entry whose change stands (an origin not
     undone, or an undo of an undo not undone) returns the game to its start.
+
+    ``changes`` are the entries to read (rows with ``Change``'s columns), the
+    game's own by default: the newest ones of the trail and the entries they
+    undo are enough to know everything of those newest ones (what stands in an
+    entry's way is a later entry); the lines of the older ones read then are
+    not to be trusted, and come last.
     """
-    changes = sorted(game.changes, key=lambda change: change.id)
+    changes = sorted(game.changes if changes is None else changes, key=lambda change: change.id)
     by_id = {change.id: change for change in changes}
     undone = {change.undoes_id: change.id for change in changes if change.action == Action.UNDO}
     now = _holding(game)
@@ -142,7 +174,7 @@ def trail(game):
             blocker = max((standing[thing] for thing in depends if thing in standing),
                           key=lambda line: line.change.id, default=None)
         line = TrailLine(change, subject, origin, depth, before, after, holds,
-                         _number_now(subject, change, before, after, game), undone_by, blocker, legacy)
+                         _number_now(subject, change, before, after, now), undone_by, blocker, legacy)
         lines[change.id] = line
         if undone_by is None:
             for thing in touched:
@@ -162,13 +194,12 @@ def _legacy(change, subject, before, after):
     return False
 
 
-def _number_now(subject, change, before, after, game):
+def _number_now(subject, change, before, after, now):
     """The number today of the hand an entry is about (a seat change's: the hand it comes before)."""
     if subject is Subject.HAND:
-        return next((hand.number for hand in game.hands if hand.key == change.hand_key), None)
+        return now.hands.number(change.hand_key)
     if subject is Subject.SEATS:
-        facts = after or before
-        return next((row.before_hand for row in game.seat_changes if row.id == facts["id"]), None)
+        return now.seats.get((after or before)["id"])
     return None
 
 

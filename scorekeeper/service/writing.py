@@ -5,14 +5,15 @@ moving on) registers with ``after_commit``: the service imports nothing of
 the web, and reads nothing back after its commit.
 """
 
+import functools
 from contextlib import contextmanager
 
-from sqlalchemy import insert, update
+from sqlalchemy import bindparam, insert, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..db.models import Game, db
-from . import summary
+from . import figures as kept_figures
 from .errors import Conflict
 
 _AFTER_COMMIT = []  # what runs after each committed write to a game, with the game's id
@@ -25,12 +26,15 @@ def after_commit(callback):
 
 
 @contextmanager
-def writing(game=None, based_on=None, creating=False, board=None, same_figures=False):
+def writing(game=None, based_on=None, creating=False, board=None, same_figures=False, figures=None, claiming=None):
     """Claim ``game`` at revision ``based_on``, let the caller write, and commit, all or nothing.
 
-    ``board`` is the game's scoreboard after the write, as the caller checked it: its summary for the
-    games list is written for the new revision, in the same transaction. A write that changes nothing
-    derived (``same_figures``) moves the summary on; any other leaves it stale, for the hands to derive.
+    ``board`` is the game's scoreboard after the write, as the caller checked it: the game's figures
+    (service/figures.py) are written for the new revision, in the same transaction, from it and from the
+    players' ``figures`` if the caller tallied them. A write that changes nothing derived
+    (``same_figures``) moves the figures on; any other leaves them stale, for the hands to derive.
+    ``game`` is a ``Game`` or a ``ShownGame``: anything with its ``id`` and its roster's ``names``;
+    ``claiming`` other columns of the game's row that the claim sets with its revision (a new hand's key).
 
     Without a ``game`` (a new one, an import, a restore, a change to the
     club's people) there is nothing to claim. ``creating`` new games, the
@@ -44,13 +48,13 @@ def writing(game=None, based_on=None, creating=False, board=None, same_figures=F
     game_id = None if game is None else game.id  # read now: after the commit every attribute is expired
     try:
         if game_id is not None:
-            claim(game_id, based_on)
+            claim(game_id, based_on, **(claiming or {}))
         yield
         db.session.flush()
         if game_id is not None and board is not None:
-            summary.keep(game_id, based_on + 1, board, list(game.names))
+            kept_figures.keep(game_id, based_on + 1, board, list(game.names), figures)
         elif game_id is not None and same_figures:
-            summary.move_on(game_id, based_on + 1)
+            kept_figures.move_on(game_id, based_on + 1)
         _commit(keep_what_was_written=creating)
     except Conflict:
         db.session.rollback()
@@ -82,9 +86,20 @@ def _commit(keep_what_was_written):
         session.expire_on_commit = True
 
 
-def claim(game_id, based_on):
-    """Move the game's revision on from ``based_on``, or raise ``Conflict``: another device moved it first."""
-    update_one(update(Game).where(Game.id == game_id, Game.revision == based_on).values(revision=Game.revision + 1))
+def claim(game_id, based_on, **columns):
+    """Move the game's revision on from ``based_on`` (setting ``columns`` of its row too), or raise
+    ``Conflict``: another device moved it first."""
+    if db.session.execute(_claim_statement(tuple(sorted(columns))), {"game_id": game_id, "based_on": based_on,
+                                                                       **columns},
+                          execution_options={"synchronize_session": False}).rowcount != 1:
+        raise Conflict()
+
+
+@functools.cache
+def _claim_statement(columns):
+    """The UPDATE of ``claim`` that also sets ``columns``, made once a process."""
+    return (update(Game).where(Game.id == bindparam("game_id"), Game.revision == bindparam("based_on"))
+            .values(revision=Game.revision + 1, **{column: bindparam(column) for column in columns}))
 
 
 def update_one(statement):

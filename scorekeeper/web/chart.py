@@ -6,6 +6,8 @@ win) or took someone over the target is kept, the first and the last hand
 too, and the rest only as many as the width can show.
 """
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 # Paul Tol's "muted" and "bright" qualitative colours: told apart by most
@@ -55,11 +57,13 @@ def score_chart(board, names):
     """The chart of ``board`` (a rules.Scoreboard) for players ``names`` (by roster number).
 
     A player who joined later has no total before their first hand: their line starts there.
+    What the whole game decides (the range of totals, the telling hands) is kept for the board's last
+    hand and extended by one hand when the game grows by one (``_course``): a page after each hand costs
+    one hand's work, and the points of the hands drawn.
     """
-    first = board.hands[0].totals if board.hands else board.totals
-    totals_by_hand = [tuple(None if total is None else 0 for total in first)] + [hand.totals for hand in board.hands]
-    values = [total for totals in totals_by_hand for total in totals if total is not None] + [board.target, 0]
-    low, high = min(values), max(values)
+    totals_by_hand = _TotalsByHand(board)
+    course = _course(board)
+    low, high = min(course.low, board.target, 0), max(course.high, board.target, 0)
     span = (high - low) or 1
     right, bottom = WIDTH - RIGHT, HEIGHT - BOTTOM
     hands = max(len(board.hands), 1)
@@ -71,15 +75,14 @@ def score_chart(board, names):
         return bottom - (bottom - TOP) * (total - low) / span
 
     ends = _spread(sorted((y_of(total), seat) for seat, total in enumerate(totals_by_hand[-1]) if total is not None))
-    drawn = drawn_hands(totals_by_hand, board.target)
+    drawn = [(x_of(hand), totals_by_hand[hand]) for hand in drawn_hands(totals_by_hand, board.target, course.telling)]
     lines = tuple(
         Line(
             name=names[seat],
             colour=COLOURS[seat % len(COLOURS)],
             marker=MARKERS[seat % len(MARKERS)],
             hollow=seat % len(COLOURS) >= HOLLOW_FROM,
-            points=tuple((x_of(hand), y_of(totals_by_hand[hand][seat])) for hand in drawn
-                         if totals_by_hand[hand][seat] is not None),
+            points=tuple((x, y_of(totals[seat])) for x, totals in drawn if totals[seat] is not None),
             label_y=ends[seat],
         )
         for seat in range(board.players)
@@ -93,22 +96,91 @@ def score_chart(board, names):
     return Chart(WIDTH, HEIGHT, lines, y_of(board.target), y_ticks, x_ticks, (LEFT, TOP, right, bottom))
 
 
-def drawn_hands(totals_by_hand, target):
+class _TotalsByHand:
+    """Each player's total after every hand of a board, hand 0 being the start (0, or None for who had not
+    joined), read from the board's hands as asked for rather than copied."""
+
+    def __init__(self, board):
+        self.board = board
+        first = board.hands[0].totals if board.hands else board.totals
+        self.start = tuple(None if total is None else 0 for total in first)
+
+    def __len__(self):
+        return len(self.board.hands) + 1
+
+    def __getitem__(self, hand):
+        hand = hand % len(self)
+        return self.start if hand == 0 else self.board.hands[hand - 1].totals
+
+
+@dataclass(frozen=True)
+class _Course:
+    """What a game's whole course decides of its chart, up to one of its hands (``last``, kept to tell that a
+    later board extends this one): the lowest and highest totals, and the telling hands (``drawn_hands``)."""
+
+    last: object  # the board's last ``HandSummary`` (or None before any hand)
+    low: int
+    high: int
+    telling: tuple[int, ...]
+
+
+_COURSES = OrderedDict()  # id of a board's last HandSummary -> its _Course: the boards of recent pages
+MOST_COURSES = 300
+_COURSES_LOCK = threading.Lock()
+
+
+def _course(board):
+    """The ``_Course`` of ``board``: kept, extended from the one of the board one hand shorter (the same
+    earlier hands: a kept game grows by one hand, rules.score_next_hand), or worked out from the start."""
+    hands = board.hands
+    last = hands[-1] if hands else None
+    with _COURSES_LOCK:
+        kept = _COURSES.get(id(last))
+        before = _COURSES.get(id(hands[-2])) if len(hands) >= 2 else None
+    if kept is not None and kept.last is last:
+        return kept
+    totals_by_hand = _TotalsByHand(board)
+    if before is not None and before.last is hands[-2]:
+        course = _extended(before, totals_by_hand, board.target, len(hands))
+    else:
+        course = _Course(None, 0, 0, ())
+        for hand in range(1, len(hands) + 1):
+            course = _extended(course, totals_by_hand, board.target, hand)
+    course = _Course(last, course.low, course.high, course.telling)
+    with _COURSES_LOCK:
+        _COURSES[id(last)] = course
+        while len(_COURSES) > MOST_COURSES:
+            _COURSES.popitem(last=False)
+    return course
+
+
+def _extended(course, totals_by_hand, target, hand):
+    """``course`` with hand ``hand`` of ``totals_by_hand`` taken into account."""
+    totals = [total for total in totals_by_hand[hand] if total is not None]
+    telling = course.telling + ((hand,) if _tells(totals_by_hand, target, hand) else ())
+    return _Course(None, min(course.low, *totals), max(course.high, *totals), telling)
+
+
+def _tells(totals_by_hand, target, hand):
+    """Whether someone else holds the lowest total after ``hand``, or someone reached the target in it."""
+    before, after = totals_by_hand[hand - 1], totals_by_hand[hand]
+    return _lowest(before) != _lowest(after) or _highest(before) < target <= _highest(after)
+
+
+def drawn_hands(totals_by_hand, target, telling=None):
     """The hands (0 = the start) whose totals the lines pass through, in order.
 
     All of them while they are few. Then the telling ones, those after which
-    someone else holds the lowest total or someone reached the target; then,
-    for each of ``MOST_HANDS_DRAWN`` equal slices of the game that has none,
-    the first hand of the slice. The first and the last hand are always drawn.
+    someone else holds the lowest total or someone reached the target
+    (``telling``, if the caller knows them already); then, for each of
+    ``MOST_HANDS_DRAWN`` equal slices of the game that has none, the first
+    hand of the slice. The first and the last hand are always drawn.
     """
     last = len(totals_by_hand) - 1
     if last <= MOST_HANDS_DRAWN:
         return list(range(last + 1))
-    telling = [
-        hand for hand in range(1, last + 1)
-        if _lowest(totals_by_hand[hand - 1]) != _lowest(totals_by_hand[hand])
-        or _highest(totals_by_hand[hand - 1]) < target <= _highest(totals_by_hand[hand])
-    ]
+    if telling is None:
+        telling = [hand for hand in range(1, last + 1) if _tells(totals_by_hand, target, hand)]
     kept = {0, last}
     by_slice = {}
     for hand in telling:

@@ -1,28 +1,29 @@
 """A game's pages as several blueprints render them: the table view (the scorer's and the read-only one),
 the table display, and the trail with its Undo buttons."""
 
-from flask import render_template
+from flask import get_template_attribute, render_template
+from flask_babel import get_locale
 
 from .. import service
-from ..db.models import record_of_facts
+from ..db.models import read_trail, record_of_facts
 from .chart import score_chart
 from .explain import trail_entry, trail_now, why_not_undoable
 from .forms import ConfirmForm
-from .rendered import scoreboard
-from .responses import load_shown_game
+from .rendered import kept, load_kept_game
 from .serving import qr_svg, reachable_by_others, shared_url, watch_url
 
 RECENT_HANDS = 10  # hands in the table view's history; all of them one tap away
 RECENT_CHANGES = 5  # trail entries on the table view; the whole trail one tap away
+MOST_ROWS = 5000  # history rows kept rendered, about 1.5 KB each: some 8 MB at most
 
 
 def table_page(game_id, scorer):
     """The table view of a game, with the scorer's controls or read-only; its HTML and CSRF token."""
-    game = load_shown_game(game_id)
-    board = scoreboard(game)
-    trail = trail_page(game, readonly=not scorer, newest=RECENT_CHANGES)
-    page = {"game": game, "board": board, "readonly": not scorer,
-            "recent_hands": RECENT_HANDS, "chart": score_chart(board, game.names), **trail}
+    kept = load_kept_game(game_id)
+    game, board = kept.game, kept.board
+    trail = trail_page(game, board, readonly=not scorer, newest=RECENT_CHANGES)
+    page = {"game": game, "board": board, "readonly": not scorer, "recent_hands": RECENT_HANDS,
+            "chart": score_chart(board, game.names), **history(board), **trail}
     if scorer and reachable_by_others():
         share = watch_url(game)
         page.update(
@@ -33,22 +34,61 @@ def table_page(game_id, scorer):
     return render_template("games/table.html", **page), token
 
 
+def history(board):
+    """What a page needs to show the history table of ``board``: its columns and its rows."""
+    return {"columns": history_columns(board), "history_row": history_row}
+
+
+def history_columns(board):
+    """The players in seating order round the table, as the history's columns: hand 1's seating, each later
+    joiner placed after the player on their right in the first seating they sat in, a player who left kept
+    where they sat."""
+    columns, placed, previous = [], set(), None
+    for seating in [*(summary.seating for summary in board.hands), board.seating]:
+        if seating == previous:
+            continue  # most hands are dealt to the table of the hand before
+        previous = seating
+        for place, player in enumerate(seating):
+            if player not in placed:
+                right = next((other for other in reversed(seating[:place]) if other in placed), None)
+                columns.insert(0 if right is None else columns.index(right) + 1, player)
+                placed.add(player)
+    return tuple(columns + [player for player in range(board.players) if player not in placed])
+
+
+def history_row(game, summary, columns, readonly):
+    """One hand's row of the history table, rendered once for each hand, reader and language, and kept: a
+    page after a new hand renders that hand's row and joins the others."""
+    has_tricks = game.hands[summary.number - 1].has_tricks
+    key = (game.id, game.scorer_key, summary, has_tricks, columns, game.names, readonly, str(get_locale()))
+    rows = kept("rows", MOST_ROWS)
+    row = rows.get(key)
+    if row is None:
+        row = get_template_attribute("games/history_row.html", "row")(game, summary, columns, readonly, has_tricks)
+        rows.put(key, row)
+    return row
+
+
 def display_page(game_id):
-    game = load_shown_game(game_id)
-    return render_template("games/display.html", game=game, board=scoreboard(game))
+    kept = load_kept_game(game_id)
+    return render_template("games/display.html", game=kept.game, board=kept.board)
 
 
-def trail_page(game, readonly, newest=None):
-    """What a page needs to show the trail (the ``newest`` entries only, if given)."""
-    lines = service.trail(game)
-    shown = lines if newest is None else lines[:newest]
+def trail_page(game, board, readonly, newest=None):
+    """What a page needs to show the trail of ``game`` (with its scoreboard ``board``): every entry, or the
+    ``newest`` ones, read with what they undo and no more."""
+    if newest is None:
+        shown, length = service.trail(game), len(game.changes)
+    else:
+        rows, length = read_trail(game.id, newest)
+        shown = service.trail(game, rows)[:newest]
     seatings = {}  # hand key -> who played it, for entries that did not keep it (read from the page's board)
     if any(line.subject is service.Subject.HAND and "seating" not in (line.after or line.before or {})
            for line in shown):
-        seatings = {hand.key: summary.seating for hand, summary in zip(game.hands, scoreboard(game).hands)}
+        seatings = {hand.key: summary.seating for hand, summary in zip(game.hands, board.hands)}
     return {
         "trail": [shown_entry(game, line, seatings) for line in shown],
-        "trail_length": len(lines),
+        "trail_length": length,
         "undo_form": None if readonly else ConfirmForm(),
     }
 

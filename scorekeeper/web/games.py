@@ -4,19 +4,18 @@ Changes to a game go through ``table``; the hands and the trail are in ``hands``
 """
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-from sqlalchemy.orm import selectinload
 from werkzeug.datastructures import CombinedMultiDict, MultiDict
 
 from .. import rules, service
-from ..db.models import Game, Hand, db
+from ..db.models import Game, db
 from ..documents.game import MOST_UPLOADED_HANDS, DocumentError, dumps, export_game, read_text
 from ..service import names as name_rules
 from .access import grant, is_scorer, matches
 from .explain import describe
 from .forms import ImportForm, NewGameForm, whole_number
-from .game_pages import table_page
+from .game_pages import history, table_page
 from .i18n import _
-from .rendered import game_page, scoreboard
+from .rendered import game_page, load_kept_game
 from .responses import CONFLICT, INVALID, load_game
 from .season import quick_picks
 
@@ -28,7 +27,7 @@ GAMES_A_PAGE = 20
 @bp.get("/")
 def index():
     """The games, newest first, a page at a time: the same cost with ten games or ten thousand, and with
-    games of two hands or two hundred (each game's summary is kept for its revision, service/summary.py)."""
+    games of two hands or two hundred (each game's figures are kept for its revision, service/figures.py)."""
     before = whole_number(request.args.get("before"))
     query = (db.select(Game.id, Game.name, Game.created_at, Game.voided_at)
              .order_by(Game.id.desc()).limit(GAMES_A_PAGE + 1))
@@ -37,23 +36,9 @@ def index():
     games = db.session.execute(query).all()
     older = games[GAMES_A_PAGE - 1].id if len(games) > GAMES_A_PAGE else None
     games = games[:GAMES_A_PAGE]
-    summaries = _summaries([game.id for game in games])
+    summaries = service.figures.list_facts_of([game.id for game in games])
     return render_template("games/index.html", games=[(game, summaries[game.id]) for game in games], older=older,
                            newest=before is not None)
-
-
-def _summaries(game_ids):
-    """Each game's summary for the list: the one kept for its revision, or, where none is (older data, a
-    summary left stale), derived from its hands."""
-    summaries = service.summary.kept_summaries(game_ids)
-    stale = [game_id for game_id in game_ids if game_id not in summaries]
-    if stale:
-        for game in db.session.execute(
-                db.select(Game).where(Game.id.in_(stale))
-                .options(selectinload(Game.players), selectinload(Game.hands).joinedload(Hand.takings),
-                         selectinload(Game.seat_changes))).unique().scalars():
-            summaries[game.id] = service.summary.summary_facts(scoreboard(game), game.names)
-    return summaries
 
 
 # --- A new game ------------------------------------------------------------
@@ -177,8 +162,9 @@ def table(game_id):
 @bp.get("/games/<int:game_id>/hands")
 def all_hands(game_id):
     """Every recorded hand of the game, hand by hand."""
-    game = load_game(game_id)
-    return render_template("games/hands.html", game=game, board=game.scoreboard(), readonly=not is_scorer(game))
+    kept = load_kept_game(game_id)
+    return render_template("games/hands.html", game=kept.game, board=kept.board, readonly=not is_scorer(kept.game),
+                           **history(kept.board))
 
 
 @bp.get("/games/<int:game_id>/scorer/<key>")

@@ -7,10 +7,11 @@ word the error it may raise, and redirect.
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from .. import rules, service
+from ..db.models import read_open_log
 from .explain import describe
 from .forms import ConfirmForm, HandForm
 from .i18n import _
-from .rendered import scoreboard
+from .rendered import kept_page, load_kept_game
 from .responses import CONFLICT, INVALID, load_game, reloaded
 
 bp = Blueprint("hands", __name__)
@@ -22,15 +23,15 @@ DRAFT_SAVED = "draft-saved"  # a flash's category whose message is the key of a 
 @bp.route("/games/<int:game_id>/hands/new", methods=["GET", "POST"])
 def record_hand(game_id):
     """Record the next hand's hearts and Black Marias (R13-R15)."""
-    game = load_game(game_id, scorer=True)
-    board = scoreboard(game)  # kept for this revision: the form showed it
+    kept = load_kept_game(game_id, scorer=True)  # as this process keeps it for its revision: the form showed it
+    game, board = kept.game, kept.board
     if board.over:
         flash(_("The game is over. Correct a hand if the result is wrong (R17)."), "warning")
         return redirect(url_for("games.table", game_id=game.id))
     number = board.next_hand.number
     seated = game.names_of(board.next_hand.seating)
-    if request.method == "GET":
-        return _hand_page(game, _new_hand_form(game, board), number, board=board)
+    if request.method == "GET":  # the same form for every scorer of this revision: kept rendered
+        return kept_page(game.id, game.revision, game.scorer_key, True, lambda: _new_hand_page(game, board))
     form = _posted_hand_form(len(seated), board.variant)
     if "fill" in request.form:
         return _hand_page(game, form, number, board=board)
@@ -43,17 +44,16 @@ def record_hand(game_id):
     if not form.validate():
         _put_problems(form, board.variant, seated)
         return _hand_page(game, form, number, board=board), INVALID
-    draft = draft_key(game)
     try:
-        service.record_hand(game, form.taken(board.variant), form.moon.data, form.last_trick_reserved.data,
-                          form.based_on(), nothing_collected=form.nothing_collected.data)
+        service.record_hand(kept, form.taken(board.variant), form.moon.data, form.last_trick_reserved.data,
+                            form.based_on(), nothing_collected=form.nothing_collected.data)
     except HAND_ERRORS as error:
         _put_problems(form, board.variant, seated, error)
         return _hand_page(game, form, number, board=board), INVALID
     except service.Conflict:
         return _conflict(game_id, form, number)
     flash(_("Hand %(number)d recorded.", number=number), "success")
-    flash(draft, DRAFT_SAVED)
+    flash(draft_key(game), DRAFT_SAVED)
     return redirect(url_for("games.table", game_id=game_id))
 
 
@@ -64,7 +64,7 @@ def correct_hand(game_id, number):
     if request.method == "POST" and not 1 <= number <= len(game.hands):
         return _moved_away(game, number)
     hand = _hand_or_404(game, number)
-    board = scoreboard(game)
+    board = service.kept_game(game.id, game.revision, game.scorer_key).board  # as the form showed it
     if request.method == "GET":
         return _hand_page(game, HandForm(data=_hand_data(hand)), number, hand, board)
     seated = game.names_of(board.hands[number - 1].seating)
@@ -238,7 +238,7 @@ def _hand_or_404(game, number):
 def _new_hand_form(game, board):
     """A blank hand form for the next hand's seating, or one filled in from the tricks played (R13)."""
     upcoming = board.next_hand
-    log = game.trick_log
+    log = read_open_log(game.id) if game.playing_trick_by_trick else None
     play = log.replay(len(upcoming.seating), variant=board.variant) if log else None
     if play is None or not play.finished:
         return HandForm(data={"number": str(upcoming.number), "revision": str(game.revision),
@@ -251,6 +251,12 @@ def _new_hand_form(game, board):
     })
     form.from_tricks = True
     return form
+
+
+def _new_hand_page(game, board):
+    """The form of the next hand, and the CSRF token it holds."""
+    form = _new_hand_form(game, board)
+    return _hand_page(game, form, board.next_hand.number, board=board), form.csrf_token.current_token
 
 
 def _hand_data(hand):

@@ -18,10 +18,10 @@ from ..db.models import (
 from ..service import names as name_rules
 from .access import device_name, is_secretary, require_secretary
 from .explain import describe, people_changed_meanwhile
-from .forms import MergeForm, RenameForm, SeasonForm, UndoMergeForm
+from .forms import MergeForm, RenameForm, SeasonForm, UndoMergeForm, whole_number
 from .i18n import _
 from .responses import CONFLICT, INVALID, chosen
-from .season import COLUMNS, Played, chosen_sort, figure_text, season, sorted_records
+from .season import COLUMNS, Played, chosen_sort, figure_text, played, season, sorted_records
 
 bp = Blueprint("people", __name__)
 
@@ -161,11 +161,13 @@ def _survivor(merged):
 
 def _person_page(shown, rename_form=None, merge_form=None, problem=None):
     """The person's page; a form refused is shown again as it was typed, with what was wrong."""
-    records = season(person_id=shown.id)
-    record = next((record for record in records if record.person_id == shown.id), None)
+    record = next(iter(season(person_id=shown.id)), None)
+    page = max(whole_number(request.args.get("page")) or 1, 1)
+    games, older = played(shown.id, page) if record else ((), False)
+    secretary = is_secretary()
     others = db.session.execute(
         select(Person.id, Person.name).where(Person.merged_into_id.is_(None), Person.id != shown.id)
-    ).all()
+    ).all() if secretary else ()
     merges = db.session.execute(
         select(PersonChange, Person.name).join(Person, Person.id == PersonChange.other_id)
         .where(PersonChange.action.in_(("merge", "undo")),
@@ -176,11 +178,12 @@ def _person_page(shown, rename_form=None, merge_form=None, problem=None):
     merged_here = [(entry, name, service.person_change_refusal(entry, entries) is None)
                    for entry, name in merges if entry.action == "merge" and entry.person_id == shown.id]
     return render_template(
-        "people/person.html", person=shown, record=record, problem=problem,
+        "people/person.html", person=shown, record=record, problem=problem, games=games, page=page, older=older,
         rename_form=rename_form or RenameForm(data={"name": shown.name}), merge_form=merge_form or MergeForm(),
-        undo_form=UndoMergeForm(), secretary=is_secretary(),
+        undo_form=UndoMergeForm(), secretary=secretary,
         others=sorted(others, key=lambda other: name_rules.key(other.name)),
-        merged_here=merged_here, chart=recent_chart(record.games if record else ()), figure_text=figure_text)
+        merged_here=merged_here, chart=recent_chart(games[:RECENT_GAMES_CHARTED][::-1] if page == 1 else ()),
+        figure_text=figure_text)
 
 
 # --- The chart of recent games ------------------------------------------------------
@@ -201,8 +204,7 @@ class Bar:
 
 
 def recent_chart(games):
-    """Bars of the person's totals over their recent games (oldest left), zero as the baseline."""
-    games = games[-RECENT_GAMES_CHARTED:]
+    """Bars of the person's totals over their recent ``games`` (oldest first, left), zero as the baseline."""
     if not games:
         return None
     highest = max(0, *(game.total for game in games))

@@ -16,24 +16,25 @@ going first; several server processes each keep theirs, keyed the same way.
 """
 
 import gzip
+import struct
 import threading
 import time
-from collections import OrderedDict
+import zlib
 from dataclasses import dataclass
 
-from flask import Response, abort, current_app, request, session
+from flask import Response, abort, after_this_request, current_app, request, session
 from flask_babel import get_locale
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from ..db.models import Game, db
-from .access import holds_key
+from ..service.kept import Kept, kept_game
+from .access import holds_key, require_scorer
 from .assets import encoded
 from .forms import ConfirmForm
 from .responses import not_stored
 
 MOST_PAGES = 300  # about 40 KB each with its gzip copy: a dozen megabytes at most
-MOST_SCOREBOARDS = 300
-MOST_REVISIONS = 1000
+MOST_REVISIONS = 1000  # a game's revision and key: some 200 bytes each
 # How long a game's revision read from the database answers for it in this
 # process. A write made here is seen at once (``forget``); one made by another
 # server process, within this long: well inside a phone's poll interval.
@@ -41,44 +42,28 @@ FRESH_FOR = 0.5
 TOKEN_SLOT = "\ue000csrf-token\ue000"  # private-use characters: never in a page's own text
 
 
-class Kept:
-    """A bounded, thread-safe map that forgets the least recently used entry first."""
-
-    def __init__(self, most):
-        self.most = most
-        self._entries = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key):
-        with self._lock:
-            value = self._entries.get(key)
-            if value is not None:
-                self._entries.move_to_end(key)
-            return value
-
-    def put(self, key, value):
-        with self._lock:
-            self._entries[key] = value
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.most:
-                self._entries.popitem(last=False)
-
-    def forget(self, key):
-        with self._lock:
-            self._entries.pop(key, None)
-
-
 @dataclass(frozen=True)
 class Page:
-    """A rendered page: its bytes (with ``TOKEN_SLOT`` where a CSRF token goes) and a gzip copy."""
+    """A rendered page: its bytes, with ``TOKEN_SLOT`` where a CSRF token goes, and its gzip encoding.
+
+    A page without a token keeps its whole gzip copy. A page with tokens keeps
+    the pieces between them each compressed once, as deflate blocks that
+    refer to nothing before them (``Z_FULL_FLUSH``): an answer compresses only
+    the reader's token and joins the pieces around it into one gzip stream, so
+    that no scorer's view compresses the whole page again.
+    """
 
     body: bytes
-    gzipped: bytes | None  # None when the page has a token slot: compressed per answer
+    gzipped: bytes | None  # the whole page gzipped, when it has no token slot
+    pieces: tuple[bytes, ...] = ()  # the deflate blocks of the parts between token slots, the last one final
 
     @classmethod
     def of(cls, html, token=None):
         if token:
-            return cls(html.replace(token, TOKEN_SLOT).encode(), None)
+            body = html.replace(token, TOKEN_SLOT).encode()
+            parts = body.split(TOKEN_SLOT.encode())
+            return cls(body, None, tuple(_deflated(part, last=index == len(parts) - 1)
+                                         for index, part in enumerate(parts)))
         body = html.encode()
         return cls(body, gzip.compress(body, 6, mtime=0))
 
@@ -86,16 +71,29 @@ class Page:
         """The page as an answer to this request, with this session's token and gzip if it is taken."""
         if self.gzipped is not None:
             return encoded(Response(mimetype="text/html"), self.body, self.gzipped)
-        body = self.body.replace(TOKEN_SLOT.encode(), ConfirmForm().csrf_token.current_token.encode())
-        return encoded(Response(mimetype="text/html"), body, gzip.compress(body, 6, mtime=0))
+        token = ConfirmForm().csrf_token.current_token.encode()
+        body = self.body.replace(TOKEN_SLOT.encode(), token)
+        stream = _deflated(token, last=False).join(self.pieces)
+        gzipped = b"".join((GZIP_HEADER, stream, struct.pack("<II", zlib.crc32(body), len(body) & 0xFFFFFFFF)))
+        return encoded(Response(mimetype="text/html"), body, gzipped)
+
+
+GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # deflate, no name, no time, unknown system (RFC 1952)
+
+
+def _deflated(data, last):
+    """``data`` as raw deflate blocks that refer to nothing before them, ending byte-aligned so that other
+    blocks may follow (``last``: the stream's final block)."""
+    compressor = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
+    return compressor.compress(data) + compressor.flush(zlib.Z_FINISH if last else zlib.Z_FULL_FLUSH)
 
 
 def kept(name, most):
     """The app's ``Kept`` map called ``name``, made on first use (not on every request)."""
-    kept = current_app.extensions.get(f"scorekeeper.{name}")
-    if kept is None:
-        kept = current_app.extensions.setdefault(f"scorekeeper.{name}", Kept(most))
-    return kept
+    found = current_app.extensions.get(f"scorekeeper.{name}")
+    if found is None:
+        found = current_app.extensions.setdefault(f"scorekeeper.{name}", Kept(most))
+    return found
 
 
 def game_page(game_id, render, readonly=False):
@@ -109,12 +107,18 @@ def game_page(game_id, render, readonly=False):
     if row is None:
         abort(404)
     scorer = not readonly and holds_key(game_id, row.scorer_key)
+    return kept_page(game_id, row.revision, row.scorer_key, scorer, lambda: render(scorer))
+
+
+def kept_page(game_id, revision, scorer_key, scorer, render):
+    """The page of this request about game ``game_id`` at ``revision``: kept, else rendered by ``render()``
+    (its HTML and the CSRF token it holds, or None) and kept. ``scorer`` pages are kept out of caches."""
     if session.get("_flashes"):  # a message for this reader, once: never kept
-        html = render(scorer)[0]
+        html = render()[0]
         return not_stored(Response(html, mimetype="text/html")) if scorer else html
     # The game's own key names this game for good, should its id ever be reused (a restored database).
     key = (request.endpoint, request.full_path, request.host, request.scheme, str(get_locale()),
-           scorer, game_id, row.scorer_key, row.revision)
+           scorer, game_id, scorer_key, revision)
     pages = kept("pages", MOST_PAGES)
     page = pages.get(key)
     if page is None:
@@ -123,7 +127,7 @@ def game_page(game_id, render, readonly=False):
         with _rendering_lock(key):
             page = pages.get(key)
             if page is None:
-                page = Page.of(*render(scorer))
+                page = Page.of(*render())
                 pages.put(key, page)
     response = page.response()
     return not_stored(response) if scorer else response
@@ -141,6 +145,9 @@ def _rendering_lock(key):
     return locks[hash(key) % RENDERING_LOCKS]
 
 
+_REVISION = select(Game.revision, Game.scorer_key).where(Game.id == bindparam("game_id"))
+
+
 def game_revision(game_id):
     """The game's (revision, scorer_key), or None if there is no such game; at most ``FRESH_FOR`` old."""
     revisions = kept("revisions", MOST_REVISIONS)
@@ -148,7 +155,7 @@ def game_revision(game_id):
     now = time.monotonic()
     if known is not None and now - known[0] < FRESH_FOR:
         return known[1]
-    row = db.session.execute(select(Game.revision, Game.scorer_key).where(Game.id == game_id)).first()
+    row = db.session.execute(_REVISION, {"game_id": game_id}).first()
     if row is not None:
         revisions.put(game_id, (now, row))
     return row
@@ -159,17 +166,23 @@ def forget(game_id):
     kept("revisions", MOST_REVISIONS).forget(game_id)
 
 
-def scoreboard(game):
-    """``game.scoreboard()``, computed once per revision of the game and kept (R17)."""
-    boards = kept("scoreboards", MOST_SCOREBOARDS)
-    board = boards.get(_board_key(game))
-    if board is None:
-        board = game.scoreboard()
-        boards.put(_board_key(game), board)
-    return board
+def load_kept_game(game_id, scorer=False):
+    """The game as it is now, as this process keeps it for its revision (``service.kept``), or 404: its rows
+    as plain values (``ShownGame``) and its scoreboard. With ``scorer``, a device without the game's
+    scorer key is refused (403), and the answer is kept out of caches.
 
-
-
-def _board_key(game):
-    return game.id, game.scorer_key, game.revision
-
+    A page everyone may see shows the revision ``game_revision`` knows (at most ``FRESH_FOR`` old, and at
+    once what this process wrote); the scorer's forms read it afresh, whichever process wrote last, so that
+    a form never offers a hand another process has just recorded.
+    """
+    if scorer:
+        row = db.session.execute(_REVISION, {"game_id": game_id}).first()
+    else:
+        row = game_revision(game_id)
+    found = None if row is None else kept_game(game_id, row.revision, row.scorer_key)
+    if found is None:
+        abort(404)
+    if scorer:
+        require_scorer(found.game)
+        after_this_request(not_stored)
+    return found

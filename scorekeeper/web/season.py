@@ -1,73 +1,43 @@
-"""The club's figures over a season, read from the recorded hands through the engine (R17).
+"""The club's figures over a season, read from each game's kept figures (service/figures.py), which the
+recorded hands derive (R17).
 
-Each game is scored by the engine and its players' ``rules.Figures`` are
-kept for that revision of the game, so that a season of a thousand games
-costs one statement once its games were seen, and a correction anywhere
-flows into every page. The people blueprint shows them; New game offers
-the quick picks.
+Every write to a game keeps its players' figures for the revision it makes;
+a season of any number of games is a few grouped statements, and a game
+whose figures are stale is scored from its hands first (the hands win). The
+people blueprint shows them; New game offers the quick picks.
 """
 
 import itertools
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime, time
 
 from babel.numbers import format_percent
 from flask_babel import get_locale
-from sqlalchemy import select
+from sqlalchemy import and_, func, or_, select
 
-from .. import rules
-from ..db.models import (
-    HOUSE_RULE_COLUMNS,
-    UNCOLLECTED_COLUMNS,
-    Game,
-    Hand,
-    Person,
-    Player,
-    SeatChange,
-    Taking,
-    db,
-    hand_record,
-    uncollected,
-    variant_of_row,
-)
+from .. import rules, service
+from ..db.models import Game, GameFigures, Person, Player, SeatFigures, db
 from ..service import names as name_rules
 from .i18n import number, one_decimal
-from .rendered import kept
 
-MOST_GAMES_KEPT = 20_000  # a game's figures take about 1.5 KB kept: some 30 MB at most
 QUICK_PICKS = 24  # the people offered on New game: the usual table and then some
-FINISHED = [each.name for each in fields(rules.Figures)].index("finished")  # its place in ``Figures.counts()``
-
-
-# --- Each game's figures, kept for its revision ---------------------------------------
-
-
-@dataclass(frozen=True)
-class GameFigures:
-    """One revision of a game as the club's pages need it: each player's figures, total and place."""
-
-    revision: int
-    counts: tuple[tuple[int, ...], ...]  # each player's ``rules.Figures`` as a plain tuple, by roster number:
-    # small to keep, and quick to add up by the thousand
-    totals: tuple[int, ...]
-    places: tuple[int | None, ...]  # at the end of a finished game, for the players still at the table
-    hands: int
+GAMES_A_PAGE = 50  # of a person's games, newest first
+FIGURE_COLUMNS = (SeatFigures.finished, SeatFigures.wins, SeatFigures.hands, SeatFigures.points,
+                  SeatFigures.zero_hands, SeatFigures.moons_subtracted, SeatFigures.moons_added, SeatFigures.hearts,
+                  SeatFigures.marias)  # ``rules.Figures`` after ``games``, in its order
 
 
 @dataclass(frozen=True)
 class Finish:
-    """Where a player ended a finished game they were still at the table for (R16).
-
-    ``place`` among the ``seated`` players at the table at the end (1 is the
-    win; equal totals share a place); ``margin`` the lowest total among the
-    others at the table minus theirs: how far ahead of the next player a
-    winner ended (0 for a shared win), how far behind the winner anyone else.
-    """
+    """Where a player ended a finished game (``rules.Finish``: place among the players seated at its end,
+    and margin), and which game it was, with their total in it."""
 
     place: int
     seated: int
     margin: int
     game_id: int
+    game_name: str = ""
+    total: int = 0
 
     def best_key(self):
         """Lower is a better game: the best place, then the widest margin, then the most recent."""
@@ -76,17 +46,6 @@ class Finish:
     def worst_key(self):
         """Lower is a worse game: nearest the bottom of the table, then furthest behind, then the most recent."""
         return self.seated - self.place, self.margin, -self.game_id
-
-
-def finish_of(figures, seat, game_id):
-    """The ``Finish`` of roster number ``seat`` in a game's ``GameFigures``; None if the game is open or they
-    left before its end."""
-    place = figures.places[seat]
-    if place is None:
-        return None
-    others = [total for player, total in enumerate(figures.totals)
-              if player != seat and figures.places[player] is not None]
-    return Finish(place, len(others) + 1, min(others) - figures.totals[seat], game_id)
 
 
 @dataclass(frozen=True)
@@ -114,27 +73,13 @@ class Played:
 
 @dataclass(frozen=True)
 class Record:
-    """A person over the games chosen: their figures added up, and each game, oldest first."""
+    """A person over the games chosen: their figures added up, and their best and worst finished game."""
 
     person_id: int
     name: str
     figures: rules.Figures
-    games: tuple[Played, ...]  # on a person's page only: the season's table needs the sums
     best_finish: Finish | None = None  # their best finished game (``Finish.best_key``)
     worst_finish: Finish | None = None  # their worst (``Finish.worst_key``)
-
-    @property
-    def best(self):
-        """The game of ``best_finish`` as they played it, or None."""
-        return self._played(self.best_finish)
-
-    @property
-    def worst(self):
-        """The game of ``worst_finish`` as they played it, or None."""
-        return self._played(self.worst_finish)
-
-    def _played(self, finish):
-        return next((game for game in self.games if finish is not None and game.game_id == finish.game_id), None)
 
     def facts(self):
         """The figures as ``/stats.json`` gives them."""
@@ -148,111 +93,87 @@ class Record:
                 "marias": figures.marias}
 
 
-def season(since=None, until=None, min_games=0, person_id=None):
-    """Every person's ``Record`` over the games created (or imported) from ``since`` to ``until``
-    (days, both included), with at least ``min_games`` games; only ``person_id``'s, with their games, if given.
-
-    One statement when every game's figures are kept for its revision; three
-    more for the games changed since they were last seen, whatever their number.
-    """
-    query = (
-        select(Game.id, Game.revision, Player.seat, Person.id, Person.name)
-        .join(Player, Player.game_id == Game.id)
-        .outerjoin(Person, Person.id == Player.person_id)  # a player without a person still counts in the roster
-        .where(Game.voided_at.is_(None))  # a game left out of the season counts nowhere
-        .order_by(Game.id, Player.seat)
-    )
+def counted(since=None, until=None):
+    """The games a season counts: not left out of it, created (or imported) from ``since`` to ``until``
+    (days, both included); as conditions on ``Game``."""
+    conditions = [Game.voided_at.is_(None)]
     if since is not None:
-        query = query.where(Game.created_at >= datetime.combine(since, time.min))
+        conditions.append(Game.created_at >= datetime.combine(since, time.min))
     if until is not None:
-        query = query.where(Game.created_at <= datetime.combine(until, time.max))
+        conditions.append(Game.created_at <= datetime.combine(until, time.max))
+    return and_(*conditions)
+
+
+def _fresh_figures(condition):
+    """Make the kept figures of the games meeting ``condition`` fresh: stale ones are scored from the hands
+    and kept (the hands win). One statement when none is stale."""
+    service.figures.refresh(service.figures.stale_games(condition))
+
+
+def _from_figures(query, condition):
+    """``query`` (selecting from ``SeatFigures``) joined to each row's player and game, for the games meeting
+    ``condition``, the players who are a person, and the figures kept for the game's revision."""
+    return (query.join(Player, and_(Player.game_id == SeatFigures.game_id, Player.seat == SeatFigures.seat))
+            .join(Game, and_(Game.id == SeatFigures.game_id, Game.revision == SeatFigures.revision))
+            .where(condition, Player.person_id.is_not(None)))
+
+
+def season(since=None, until=None, min_games=0, person_id=None):
+    """Every person's ``Record`` over the games ``counted`` from ``since`` to ``until``, with at least
+    ``min_games`` games; only ``person_id``'s, if given. Three statements whatever the number of games (and
+    a few more for games whose figures were stale)."""
+    condition = counted(since, until)
     if person_id is not None:
-        query = query.where(Game.id.in_(select(Player.game_id).where(Player.person_id == person_id)))
-    rows = db.session.connection().execute(query).all()  # plain rows: thousands of them, no ORM loading
-    games = {}  # game id -> (revision, roster size)
-    for game_id, revision, *_player in rows:
-        games[game_id] = (revision, games[game_id][1] + 1 if game_id in games else 1)
-    figures = _figures_of(games)
-    counts, finishes = {}, {}
-    for game_id, _revision, seat, person, person_name in rows:
-        if person is not None:
-            of_game = figures[game_id]
-            counts.setdefault((person, person_name), []).append(of_game.counts[seat])
-            if of_game.counts[seat][FINISHED]:
-                finish = finish_of(of_game, seat, game_id)
-                if finish is not None:
-                    finishes.setdefault(person, []).append(finish)
-    played = _played(person_id, games, figures) if person_id is not None else {}
-    records = [Record(person, person_name, rules.Figures(*map(sum, zip(*counts))), played.get(person, ()),
-                      min(finishes.get(person, ()), key=Finish.best_key, default=None),
-                      min(finishes.get(person, ()), key=Finish.worst_key, default=None))
-               for (person, person_name), counts in counts.items()]
-    return [record for record in records if record.figures.games >= min_games]
+        condition = and_(condition, Game.id.in_(select(Player.game_id).where(Player.person_id == person_id)))
+    _fresh_figures(condition)
+    games = func.count().label("games")
+    query = _from_figures(select(Person.id, Person.name, games, *(func.sum(column) for column in FIGURE_COLUMNS))
+                          .select_from(SeatFigures).join(Person, Person.id == Player.person_id), condition)
+    if person_id is not None:
+        query = query.where(Person.id == person_id)
+    sums = db.session.execute(query.group_by(Person.id, Person.name).having(games >= max(min_games, 1))).all()
+    best, worst = _finishes(condition)
+    return [Record(person, name, rules.Figures(*(int(value) for value in figures)), best.get(person),
+                   worst.get(person))
+            for person, name, *figures in sums]
 
 
-def _played(person_id, games, figures):
-    """``person_id``'s games as ``Played``, oldest first: their names, days and the name the person played
-    under read in one statement."""
-    rows = db.session.execute(
-        select(Game.id, Game.name, Game.created_at, Player.seat, Player.name)
-        .join(Player, Player.game_id == Game.id)
-        .where(Player.person_id == person_id, Game.id.in_(list(games))).order_by(Game.id)).all()
-    played = tuple(
-        Played(game_id, game_name, created_at, name, rules.Figures(*figures[game_id].counts[seat]),
-               figures[game_id].totals[seat], figures[game_id].places[seat], games[game_id][1], figures[game_id].hands)
-        for game_id, game_name, created_at, seat, name in rows)
-    return {person_id: played}
+def _finishes(condition):
+    """Each person's best and worst finished game of those meeting ``condition`` (``Finish.best_key``,
+    ``Finish.worst_key``), as two maps of person id -> ``Finish``: ranked by the database, one statement."""
+    by_person = Player.person_id
+    ranked = _from_figures(
+        select(by_person.label("person"), SeatFigures.game_id, Game.name, SeatFigures.total, SeatFigures.place,
+               SeatFigures.seated, SeatFigures.margin,
+               func.row_number().over(partition_by=by_person, order_by=(
+                   SeatFigures.place, SeatFigures.margin.desc(), SeatFigures.game_id.desc())).label("best"),
+               func.row_number().over(partition_by=by_person, order_by=(
+                   SeatFigures.seated - SeatFigures.place, SeatFigures.margin, SeatFigures.game_id.desc()))
+               .label("worst"))
+        .select_from(SeatFigures), condition).where(SeatFigures.place.is_not(None)).subquery()
+    best, worst = {}, {}
+    for row in db.session.execute(select(ranked).where(or_(ranked.c.best == 1, ranked.c.worst == 1))):
+        finish = Finish(row.place, row.seated, row.margin, row.game_id, row.name, row.total)
+        if row.best == 1:
+            best[row.person] = finish
+        if row.worst == 1:
+            worst[row.person] = finish
+    return best, worst
 
 
-def _figures_of(games):
-    """``GameFigures`` of each game (id -> revision read, roster size): those kept for that revision, the
-    others scored afresh and kept."""
-    known = kept("figures", MOST_GAMES_KEPT)
-    figures = {}
-    for game_id, (revision, _roster) in games.items():
-        kept_figures = known.get(game_id)
-        if kept_figures is not None and kept_figures.revision == revision:
-            figures[game_id] = kept_figures
-    missing = {game_id: game for game_id, game in games.items() if game_id not in figures}
-    for game_id, scored in _scored(missing).items():
-        known.put(game_id, scored)
-        figures[game_id] = scored
-    return figures
-
-
-def _scored(games):
-    """``GameFigures`` of each game in ``games`` (id -> revision read, roster size), scored from its rows
-    in three statements."""
-    if not games:
-        return {}
-    game_ids = list(games)
-    heads = db.session.execute(
-        select(Game.id, Game.target, Game.first_dealer, *HOUSE_RULE_COLUMNS).where(Game.id.in_(game_ids))).all()
-    takings = db.session.execute(
-        select(Hand.game_id, Hand.number, Hand.moon, *UNCOLLECTED_COLUMNS, Taking.hearts, Taking.marias, Taking.jacks)
-        .join(Taking, Taking.hand_id == Hand.id).where(Hand.game_id.in_(game_ids))
-        .order_by(Hand.game_id, Hand.number, Taking.seat))
-    records = {}
-    for (game_id, _number), rows in itertools.groupby(takings, key=lambda row: (row.game_id, row.number)):
-        rows = list(rows)
-        records.setdefault(game_id, []).append(hand_record(
-            ((row.hearts, row.marias, row.jacks) for row in rows), rows[0].moon, uncollected(rows[0])))
-    seat_changes = {}
-    for row in db.session.execute(select(SeatChange).where(SeatChange.game_id.in_(game_ids))
-                                  .order_by(SeatChange.id)).scalars():
-        seat_changes.setdefault(row.game_id, []).append(row.value())
-    scored = {}
-    for head in heads:
-        revision, roster = games[head.id]
-        made = seat_changes.get(head.id, [])
-        board = rules.score_game(rules.starting_players(roster, made), head.first_dealer, head.target,
-                                 records.get(head.id, []), variant_of_row(head), made)
-        figures = rules.game_figures(board)
-        places = {player: place for place, player in board.standings} if board.over else {}
-        scored[head.id] = GameFigures(revision, tuple(figure.counts() for figure in figures), board.totals,
-                                      tuple(places.get(player) for player in range(board.players)),
-                                      len(board.hands))
-    return scored
+def played(person_id, page=1):
+    """``person_id``'s counted games as ``Played``, newest first: page ``page`` of ``GAMES_A_PAGE``, and whether
+    an older page follows. One statement, reading the figures ``season`` made fresh for them."""
+    query = _from_figures(
+        select(Game.id, Game.name, Game.created_at, Player.name.label("player"), GameFigures.roster,
+               GameFigures.hands.label("game_hands"), SeatFigures.total, SeatFigures.place, *FIGURE_COLUMNS)
+        .select_from(SeatFigures).join(GameFigures, GameFigures.game_id == SeatFigures.game_id), counted())
+    query = (query.where(Player.person_id == person_id).order_by(Game.id.desc())
+             .limit(GAMES_A_PAGE + 1).offset((page - 1) * GAMES_A_PAGE))
+    games = [Played(row.id, row.name, row.created_at, row.player, rules.Figures(1, *row[-len(FIGURE_COLUMNS):]),
+                    row.total, row.place, row.roster, row.game_hands)
+             for row in db.session.execute(query)]
+    return tuple(games[:GAMES_A_PAGE]), len(games) > GAMES_A_PAGE
 
 
 # --- Sorting the season's table ------------------------------------------------------

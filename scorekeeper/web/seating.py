@@ -12,7 +12,6 @@ from .access import is_scorer
 from .explain import describe, house_rule
 from .forms import GameRulesForm, HouseRulesForm, JoinForm, LeaveForm
 from .i18n import _
-from .rendered import scoreboard
 from .responses import CONFLICT, INVALID, load_game, reloaded
 
 bp = Blueprint("seating", __name__)
@@ -92,7 +91,7 @@ def leave(game_id):
         return _leave_page(game, form, player), INVALID
     # Worded now, from the game as the confirmation showed it: after the commit its rows are expired.
     left = _("%(name)s leaves after hand %(number)d and keeps %(points)d points.", name=game.names[player],
-             number=len(game.hands), points=scoreboard(game).totals[player])
+             number=len(game.hands), points=game.scoreboard().totals[player])
     try:
         service.see_off(game, player, form.based_on())
     except rules.RuleError as error:

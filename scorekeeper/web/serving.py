@@ -532,16 +532,16 @@ def club_link_command(new_key, port):
                 f"club/secretary/{key}")
 
 
-@click.command("rebuild-summaries")
+@click.command("refigure")
 @with_appcontext
 @needs_database
-def rebuild_summaries_command():
-    """Derive every game's summary for the games list afresh from its hands (after an upgrade, or to check)."""
-    click.echo(f"{service.rebuild_summaries()} games summarised from their hands.")
+def refigure_command():
+    """Derive every game's kept figures afresh from its hands (after an upgrade, or to check)."""
+    click.echo(f"{service.figures.refigure()} games' figures derived from their hands.")
 
 
 def init_app(app):
     app.cli.add_command(serve_command)
     app.cli.add_command(scorer_link_command)
     app.cli.add_command(club_link_command)
-    app.cli.add_command(rebuild_summaries_command)
+    app.cli.add_command(refigure_command)

@@ -21,7 +21,7 @@ def whole_trail(game_id):
     """Every change to the game, newest first, each with its Undo or why it has none."""
     game = load_game(game_id)
     scorer = is_scorer(game)
-    page = render_template("games/trail.html", game=game, **trail_page(game, readonly=not scorer))
+    page = render_template("games/trail.html", game=game, **trail_page(game, game.scoreboard(), readonly=not scorer))
     return not_stored(Response(page, mimetype="text/html")) if scorer else page
 
 
@@ -46,7 +46,7 @@ def undo_change(game_id, change_id):
         service.undo(game, change_id, form.based_on())
     except service.Conflict as error:
         game = load_game(game_id)
-        page = trail_page(game, readonly=False)
+        page = trail_page(game, game.scoreboard(), readonly=False)
         return render_template("games/trail.html", game=game, problem=describe(error), **page), CONFLICT
     except (rules.RuleError, service.UndoRefused, service.KittyNeeded, service.SamePerson) as error:
         flash(describe(error, game.names), "warning")

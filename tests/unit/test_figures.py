@@ -7,7 +7,19 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import Figures, HandRecord, Join, Leave, Moon, Taken, game_figures, score_game
+from scorekeeper.rules import (
+    Figures,
+    Finish,
+    HandRecord,
+    Join,
+    Leave,
+    Moon,
+    Taken,
+    finishes,
+    game_figures,
+    score_game,
+    score_next_hand,
+)
 
 from ..profiles import examples
 from ..tabletop import HandMix, random_hand
@@ -89,3 +101,35 @@ def test_points_a_hand_are_rounded_half_away_from_zero_to_one_decimal(points, ha
     tenths = whole + (rest >= Fraction(1, 2))
 
     assert Figures(hands=hands, points=points).points_per_hand == Decimal(int(tenths) * (1 if exact >= 0 else -1)) / 10
+
+
+@settings(max_examples=examples(200))
+@given(seed=st.integers(0, 2**32), players=st.integers(6, 11), target=st.sampled_from([60, 150, 10**6]),
+       length=st.integers(1, 14))
+def test_a_games_figures_tallied_one_hand_at_a_time_are_its_figures_tallied_at_once(seed, players, target, length):
+    chance = random.Random(seed)
+    first_dealer = chance.randrange(players)
+    board = score_game(players, first_dealer, target, [])
+    figures = game_figures(board)
+    while len(board.hands) < length and not board.over:
+        record = random_hand(chance, players, len(board.hands) + 1, first_dealer, HandMix(played=0))[0]
+        board = score_next_hand(board, record)
+
+        figures = game_figures(board, before=figures)
+
+        assert figures == game_figures(board)
+
+
+def test_finishes_place_each_player_at_the_table_at_the_end_with_their_margin_and_not_who_left():
+    seven = tuple(Taken(hearts, marias) for hearts, marias in [(6, 0), (4, 1), (4, 0), (4, 0), (4, 1), (4, 0), (0, 0)])
+    six = tuple(Taken(hearts, marias) for hearts, marias in [(1, 0), (5, 1), (5, 0), (5, 0), (5, 1), (5, 0)])
+    board = score_game(7, 0, 39, [HandRecord(seven), HandRecord(six), HandRecord(six)], changes=[Leave(2, 1)])
+    assert board.totals == (8, 17, 40, 14, 27, 40, 10) and board.winners == (0,)
+
+    placed = finishes(board)
+
+    assert placed[1] is None  # left after hand 1: 17 points, no place
+    assert placed[0] == Finish(1, 6, 2)  # 2 ahead of the next lowest, 10
+    assert placed[6] == Finish(2, 6, -2)
+    assert placed[2] == placed[5] == Finish(5, 6, -32)  # equal totals share a place
+    assert finishes(score_game(6, 0, 10**6, [HandRecord(six)])) == (None,) * 6

@@ -1,22 +1,25 @@
 """Players joining and leaving between hands (R1, R3, R4, R16, R17), by example and against a naive model."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import (
     SEEDS,
     Direction,
+    HandAfterGameOver,
     HandRecord,
     Join,
     Leave,
     Moon,
     MoonRule,
+    RuleError,
     SeatingRefused,
     Taken,
     Variant,
     next_dealer,
     score_game,
+    score_next_hand,
 )
 
 from ..profiles import examples
@@ -551,3 +554,25 @@ def test_without_seat_changes_a_game_follows_the_seeds_formulas(game):
     assert (coming.cards_each, coming.kitty) == (104 // players, 104 % players)
     assert board.totals == tuple(running)
     assert board.seating == tuple(range(players)) and board.left_after == {}
+
+
+# --- Scoring one more hand: what score_game derives, without scoring the earlier hands again ---------------
+
+
+@MODEST
+@given(games_with_seat_changes(), st.sampled_from([NEVER, 40, 120]))
+def test_scoring_the_next_hand_alone_gives_the_board_of_scoring_every_hand(game, target):
+    players, first_dealer, variant, hands, changes = game
+    made = [change for change in changes if change.before_hand <= len(hands)]  # none after the last hand yet
+    try:
+        before = score_game(players, first_dealer, target, hands[:-1], variant, made)
+    except RuleError:  # a joiner starting at the low target, or a change after the game ended
+        assume(False)
+    if before.over:
+        with pytest.raises(HandAfterGameOver):
+            score_next_hand(before, hands[-1])
+        return
+
+    board = score_next_hand(before, hands[-1])
+
+    assert board == score_game(players, first_dealer, target, hands, variant, made)
