@@ -41,7 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench import REPOSITORY  # noqa: E402
 from bench.games import never_ending_game  # noqa: E402
 from bench.proc import CpuClock, group_processes, resident_memory  # noqa: E402
-from scorekeeper import create_app  # noqa: E402
+from bench.server import migrated_app  # noqa: E402
 from scorekeeper.db.models import Hand, db  # noqa: E402
 from tests.tabletop import ELEVEN, form_fields, hand_form, random_taken, store_games  # noqa: E402
 
@@ -274,7 +274,7 @@ def served(database_uri, workers, folder):
 
 def fill(database_uri, tables):
     """``tables`` 11-player games of ``STARTING_HANDS`` hands each; their (id, scorer key)."""
-    app = create_app({"SQLALCHEMY_DATABASE_URI": database_uri, "SECRET_KEY": "club night secret key"})
+    app = migrated_app({"SQLALCHEMY_DATABASE_URI": database_uri, "SECRET_KEY": "club night secret key"})
     documents = [never_ending_game(f"Table {table}", STARTING_HANDS, table) for table in range(1, tables + 1)]
     games = store_games(app, documents)
     with app.app_context():
@@ -284,7 +284,7 @@ def fill(database_uri, tables):
 
 def stored_hands(database_uri):
     """Each game's stored hand numbers, in order."""
-    app = create_app({"SQLALCHEMY_DATABASE_URI": database_uri, "SECRET_KEY": "club night secret key"})
+    app = migrated_app({"SQLALCHEMY_DATABASE_URI": database_uri, "SECRET_KEY": "club night secret key"})
     with app.app_context():
         rows = db.session.execute(db.select(Hand.game_id, Hand.number).order_by(Hand.game_id, Hand.number)).all()
         db.engine.dispose()

@@ -10,7 +10,8 @@ import json
 import random
 from dataclasses import dataclass
 
-from scorekeeper import create_app, rules, service
+from bench.server import migrated_app
+from scorekeeper import rules, service
 from scorekeeper.db.models import db
 from scorekeeper.documents.game import MOST_UPLOADED_HANDS
 from tests.tabletop import (
@@ -220,7 +221,7 @@ MANY_AT_ONCE = 1000  # games a transaction adds
 def add_many_games(database_uri, count, hands=3, players=SIX):
     """Add ``count`` games of ``players`` and ``hands`` plain hands to the database, through the service as
     a restore does (a thousand games a transaction), from an app of this process's own."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "benchmark", "SQLALCHEMY_DATABASE_URI": database_uri})
+    app = migrated_app({"TESTING": True, "SECRET_KEY": "benchmark", "SQLALCHEMY_DATABASE_URI": database_uri})
     rng = random.Random(count)
     try:
         with app.app_context():

@@ -45,9 +45,8 @@ from bench.measure import (  # noqa: E402
 )
 from bench.report import build_report, notes  # noqa: E402
 from bench.season import SeasonScale, season_scale  # noqa: E402
-from bench.server import Client, Reply, app_config, running_server, scorer_cookie  # noqa: E402
+from bench.server import Client, Reply, app_config, migrated_app, running_server, scorer_cookie  # noqa: E402
 from bench.timing import Timings  # noqa: E402
-from scorekeeper import create_app  # noqa: E402
 from scorekeeper.db.models import db  # noqa: E402
 
 
@@ -92,7 +91,7 @@ def measure(settings):
     games list and the season, each on a database of its own."""
     with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as folder:
         database_uri = f"sqlite:///{os.path.join(folder, 'bench.sqlite')}"
-        app = create_app(app_config(database_uri))
+        app = migrated_app(app_config(database_uri))
         progress("generating and importing games")
         plans = [pool_plan(hands, settings.new_hand_requests) for hands in (LONG_HANDS, settings.long_hands)]
         games = fill_database(app, settings.growth, plans)

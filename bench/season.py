@@ -19,9 +19,9 @@ from sqlalchemy import event, update
 
 from bench.games import GameRef, HandRecorder, never_ending_game
 from bench.memory import MemoryScale, serve_every_page
-from bench.server import FLOOR, GZIP, Client, Reply, app_config, running_server, scorer_cookie
+from bench.server import FLOOR, GZIP, Client, Reply, app_config, migrated_app, running_server, scorer_cookie
 from bench.timing import Timed, Timings, time_first, time_rounds
-from scorekeeper import create_app, rules, service
+from scorekeeper import rules, service
 from scorekeeper.db.models import Game, db
 from tests.tabletop import PLAYER_NAMES, HandMix, random_hand, store_games
 
@@ -186,7 +186,7 @@ def season_scale(folder, settings, progress):
     first size then serves every page of every game, and again once the database holds the second size."""
     small, large = settings.season_games
     uri = f"sqlite:///{os.path.join(folder, 'season.sqlite')}"
-    app = create_app(app_config(uri))
+    app = migrated_app(app_config(uri))
     try:
         progress(f"the season: restoring {small:,} games")
         ids, hands, open_game = fill_season(app, small)

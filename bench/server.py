@@ -30,11 +30,22 @@ def app_config(database_uri):
     return {"SQLALCHEMY_DATABASE_URI": database_uri, "SECRET_KEY": secrets.token_hex(32)}
 
 
+def migrated_app(config):
+    """An app of ``config`` whose database is brought to the latest migration, as `serve` does when it starts
+    (creating an app connects to nothing)."""
+    from scorekeeper.db import migrate
+
+    app = create_app(config)
+    with app.app_context():
+        migrate.upgrade()
+    return app
+
+
 def serve(database_uri):
     """The server subprocess: the app as it is, served by waitress as `flask serve` serves it."""
     from scorekeeper.web.serving import create_server
 
-    app = create_app(app_config(database_uri))
+    app = migrated_app(app_config(database_uri))  # as `serve` migrates before it binds
     server = create_server(app, host="127.0.0.1", port=0, threads=THREADS)
     print(server.effective_port, flush=True)
     server.run()

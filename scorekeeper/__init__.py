@@ -19,7 +19,7 @@ INSTANCE_VARIABLE = "SCOREKEEPER_INSTANCE"
 
 def create_app(test_config=None):
     """Create and configure the app; ``test_config`` replaces instance configuration."""
-    app = Flask(
+    app = Scorekeeper(
         __name__,
         instance_path=configured_instance_path(),
         instance_relative_config=True,
@@ -55,7 +55,7 @@ def create_app(test_config=None):
 
     # Ids in paths stop where the database's integers stop: past that, a 404.
     app.url_map.converters["int"] = DatabaseIdConverter
-    db.init_app(app)  # binds the database, and creates or upgrades its tables
+    db.init_app(app)  # binds the database (serve and migrate bring its tables up to date)
     web.init_app(app)  # languages, page filters, the blueprints, static files, the serve command
     documents.init_app(app)  # export-game, import-game, backup, restore
     app.before_request(refuse_malformed_host)
@@ -65,6 +65,15 @@ def create_app(test_config=None):
     if hops:  # the proxy's word for the client's scheme and host: HTTPS there makes the cookie Secure
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)
     return app
+
+
+class Scorekeeper(Flask):
+    """Flask, whose log of a request's error names the client and hides the key a scorer's link carries."""
+
+    def log_exception(self, exc_info):
+        from .web.logs import log_exception
+
+        log_exception(self, exc_info)
 
 
 def shipped_folder(name):

@@ -7,6 +7,12 @@
   var region = document.querySelector("[data-live]");
   if (!region || !window.fetch || !window.DOMParser) { return; }
   var EVERY = 1500;  // a change shows within about two seconds
+  // Over HTTPS, a service worker keeps this page's last state for a reload while the Wi-Fi drops (not on
+  // this device's own loopback, which never drops; plain http has no service workers).
+  if (window.isSecureContext && navigator.serviceWorker && region.dataset.worker &&
+      !/^(localhost|127\.|\[::1\]$)/.test(location.hostname)) {
+    navigator.serviceWorker.register(region.dataset.worker).catch(function () { /* the page works without */ });
+  }
 
   function refresh() {
     return fetch(location.href, { cache: "no-store", credentials: "same-origin" })

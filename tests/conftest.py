@@ -5,11 +5,11 @@ names a server database (a SQLAlchemy URL such as
 ``postgresql+psycopg://postgres@127.0.0.1:55432/scorekeeper``), a database
 created beside it for each test and dropped after it.
 
-The five migrations run once per session (once per xdist worker), into a
-template; each test's database is a copy of it (a file copy on SQLite,
-``CREATE DATABASE ... TEMPLATE`` on the server), on which the app's own
-upgrade at start finds nothing to do. The migration tests ask for an empty
-database (``empty_database_uri``) and upgrade it for real.
+The migrations run once per session (once per xdist worker), into a
+template, as `serve` runs them (``create_app`` connects to nothing); each
+test's database is a copy of it (a file copy on SQLite,
+``CREATE DATABASE ... TEMPLATE`` on the server). The migration tests ask for
+an empty database (``empty_database_uri``) and upgrade it for real.
 
 Hypothesis runs the ``ci`` profile unless told otherwise: each test's own
 count of examples, or 100 where it sets none. ``--hypothesis-profile=thorough``
@@ -28,6 +28,7 @@ from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine, make_url
 
 from scorekeeper import create_app
+from scorekeeper.db import migrate
 from scorekeeper.db.models import db
 
 from . import profiles  # noqa: F401  (registers and loads the Hypothesis profiles)
@@ -135,6 +136,13 @@ def fresh_database(folder, template=None):
         yield url
 
 
+def migrated(app):
+    """``app``, its database brought to the latest migration (as `serve` and `migrate` do)."""
+    with app.app_context():
+        migrate.upgrade()
+    return app
+
+
 def close(app):
     """Close every connection ``app`` holds: a database can be dropped (or copied) only once none is open."""
     with app.app_context():
@@ -144,13 +152,13 @@ def close(app):
 
 @pytest.fixture(scope="session")
 def migrated_template(tmp_path_factory):
-    """A database brought to the latest migration by the app, once per session (and xdist worker).
+    """A database brought to the latest migration, once per session (and xdist worker).
 
     The path of its SQLite file, or its name on the server: what
     ``fresh_database`` copies. Nothing connects to it after the upgrade.
     """
     with fresh_database(tmp_path_factory.mktemp("migrated")) as url:
-        close(create_app({"TESTING": True, "SECRET_KEY": "template", "SQLALCHEMY_DATABASE_URI": url}))
+        close(migrated(create_app({"TESTING": True, "SECRET_KEY": "template", "SQLALCHEMY_DATABASE_URI": url})))
         try:
             yield make_url(url).database
         finally:

@@ -1,5 +1,7 @@
-"""Hypothesis profiles: ``ci``, the default, and ``thorough`` (``--hypothesis-profile=thorough``), ten times
-the examples everywhere, for a long run by hand.
+"""Hypothesis profiles: ``ci``, the default, ``thorough`` (``--hypothesis-profile=thorough``), ten times
+the examples everywhere, for a long run by hand, and ``floors``, half of them, for CI's pass on the lowest
+versions the dependencies allow (.ci/floors.py), which is there for the libraries' behaviour: every
+campaign still meets it many times over, and the whole campaigns ran on the usual versions before.
 
 ``ci`` runs each test's own count of examples, or 100 where it names none:
 enough to find again every bug the suite has found. Loaded by tests/conftest.py
@@ -16,15 +18,17 @@ from hypothesis import settings
 # the server pass is for what the database does (locks, conflicts, types, SQL), which every campaign still
 # reaches there many times over.
 ON_A_SERVER = 0.5 if os.environ.get("SCOREKEEPER_TEST_DATABASE") else 1
-EXAMPLES_TIMES = {"ci": 1, "thorough": 10}  # how many times each test's own count of examples a profile runs
+# How many times each test's own count of examples a profile runs.
+EXAMPLES_TIMES = {"ci": 1, "thorough": 10, "floors": 0.5}
 # No deadline: a test asserts behaviour, never time (the benchmark measures it), and the first example of a
 # test on a loaded CI machine can take 0.7 s for reasons that have nothing to do with the code under test.
 settings.register_profile("ci", max_examples=100, deadline=None, print_blob=True)
 settings.register_profile("thorough", max_examples=100 * EXAMPLES_TIMES["thorough"], deadline=None, print_blob=True)
+settings.register_profile("floors", max_examples=round(100 * EXAMPLES_TIMES["floors"]), deadline=None, print_blob=True)
 settings.load_profile("ci")
 
 
 def examples(count):
-    """``count`` examples on the ``ci`` profile, ten times as many on ``thorough`` (half of either on a server
-    database): for a test that names its own count (``@settings(max_examples=examples(300))``)."""
+    """``count`` examples on the ``ci`` profile, ten times as many on ``thorough``, half on ``floors`` (half
+    of any on a server database): for a test that names its own count (``@settings(max_examples=examples(300))``)."""
     return max(1, round(count * EXAMPLES_TIMES.get(settings.get_current_profile_name(), 1) * ON_A_SERVER))

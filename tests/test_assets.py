@@ -63,6 +63,54 @@ def test_a_file_that_is_not_a_static_file_is_not_found(client, path):
     assert client.get(path).status_code == 404
 
 
+# --- What keeps the screen on, and what an install over HTTPS keeps ---------------------------------------
+
+
+@pytest.mark.parametrize("name, kind", [("awake.webm", "video/webm"), ("awake.mp4", "video/mp4")])
+def test_the_silent_loops_answer_byte_ranges_as_safari_asks_them(client, name, kind):
+    whole = client.get(f"/static/awake/{name}")
+    page = client.get(game_page(client)).get_data(as_text=True)
+    url = re.search(rf'data-\w+="(/static/awake/{re.escape(name)}\?v=\w+)"', page).group(1)
+
+    first_bytes = client.get(url, headers={"Range": "bytes=0-1"})
+
+    assert whole.mimetype == kind and len(whole.get_data()) < 4096 and "Content-Encoding" not in whole.headers
+    assert first_bytes.status_code == 206
+    assert first_bytes.headers["Content-Range"] == f"bytes 0-1/{len(whole.get_data())}"
+    assert first_bytes.get_data() == whole.get_data()[:2]
+
+
+def game_page(client):
+    from .tabletop import create_game
+
+    return f"/games/{create_game(client)}"
+
+
+def test_the_service_worker_keeps_the_offline_page_and_the_static_files_it_names_by_version(client):
+    response = client.get("/service-worker.js")
+    script = response.get_data(as_text=True)
+    shell = re.search(r"var SHELL_URLS = (\[[^\]]*\])", script).group(1)
+
+    assert response.mimetype == "text/javascript"
+    assert response.cache_control.no_cache
+    assert '"/offline"' in shell and re.search(r'"/static/style\.css\?v=[0-9a-f]{12}"', shell)
+    assert all(client.get(url).status_code == 200 for url in re.findall(r'"([^"]+)"', shell))
+
+
+def test_game_pages_name_the_service_worker_for_live_js_to_register_over_https(client):
+    page = client.get(game_page(client)).get_data(as_text=True)
+
+    assert 'data-worker="/service-worker.js"' in page
+
+
+@pytest.mark.parametrize("language, words", [("en", "No connection to the scorekeeper"),
+                                             ("pt", "Sem conexão com o marcador")])
+def test_the_offline_page_speaks_the_phones_language(client, language, words):
+    page = client.get("/offline", headers={"Accept-Language": language}).get_data(as_text=True)
+
+    assert words in page
+
+
 # --- Every answer compressed (issue 25) -------------------------------------------------------------
 
 GZIP = {"Accept-Encoding": "gzip"}

@@ -13,6 +13,7 @@ from scorekeeper.documents import backup
 from scorekeeper.documents.backup import DocumentError, backup_document, restore_document, restore_text
 from scorekeeper.documents.game import export_game
 
+from .conftest import migrated
 from .tabletop import SIX, create_game, hidden_fields, make_secretary, random_game_document, store_games
 
 GAMES = 300
@@ -29,11 +30,11 @@ def app(app):
 @pytest.fixture
 def fresh_app(tmp_path):
     """A second app on its own empty database, to restore into."""
-    fresh = create_app({
+    fresh = migrated(create_app({
         "TESTING": True,
         "SECRET_KEY": "test secret key",
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'fresh.sqlite'}",
-    })
+    }))
     backup.init_app(fresh)
     return fresh
 

@@ -119,7 +119,7 @@ def test_a_game_page_costs_four_statements_when_first_shown_and_at_most_one_afte
     assert again <= 1, f"{url}: {again} statements on a hit"
 
 
-def test_table_view_first_load_stays_under_30_kb(scorer, recorded):
+def test_table_view_first_load_stays_under_35_kb(scorer, recorded):
     page = scorer.get(f"/games/{recorded.long}").get_data()
     urls = re.findall(r'(?:href|src)="(/static/[^"?]+\.(?:css|js)(?:\?v=\w+)?)"', page.decode())
     assets = []
@@ -129,7 +129,9 @@ def test_table_view_first_load_stays_under_30_kb(scorer, recorded):
     total = len(page) + sum(len(asset) for asset in assets)
 
     print(f"table view first load: {total} bytes, {len(gzip.compress(page + b''.join(assets)))} gzipped")
-    assert total <= 30 * 1024
+    # 30 KB until issue 28: keeping the screen on over plain http (awake.js's video loop and its switch's
+    # translated words) costs some 3.5 KB raw, 1.2 KB gzipped.
+    assert total <= 35 * 1024
 
 
 def test_the_table_view_of_a_thousand_hand_game_stays_under_30_kb(app, client):

@@ -8,6 +8,7 @@ import time
 from sqlalchemy import create_engine, text
 
 from scorekeeper import create_app, load_or_create_secret_key
+from scorekeeper.db import migrate
 
 
 def test_home_page_names_the_game(client):
@@ -42,7 +43,9 @@ def _start(start_at, database_uri, instance, results):
         pass
     try:
         key = load_or_create_secret_key(instance)
-        create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": database_uri})
+        app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": database_uri})
+        with app.app_context():
+            migrate.upgrade()  # as serve does before it listens
         results.put(("started", key))
     except Exception as error:  # noqa: BLE001 - what a worker would die of is the result
         results.put((type(error).__name__, str(error)))

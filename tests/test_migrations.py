@@ -4,8 +4,12 @@ On SQLite, and on the server database ``SCOREKEEPER_TEST_DATABASE`` names when i
 """
 
 import contextlib
+import os
 import random
+import subprocess
+import sys
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -14,10 +18,14 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from scorekeeper import create_app, rules
-from scorekeeper.db.migrate import alembic_config
+from scorekeeper.db.migrate import alembic_config, latest
 from scorekeeper.db.models import db
+from scorekeeper.web import serving
 
+from .conftest import close, migrated
 from .tabletop import ELEVEN, random_hand
+
+REPOSITORY = Path(__file__).resolve().parents[1]
 
 
 def fill_first_schema(connection, games, chance):
@@ -56,8 +64,8 @@ def fill_first_schema(connection, games, chance):
 
 @contextlib.contextmanager
 def started(uri):
-    """The app started on the database ``uri`` (which upgrades it); its connections closed afterwards."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri})
+    """The app on the database ``uri``, upgraded as `serve` upgrades it; its connections closed afterwards."""
+    app = migrated(create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri}))
     try:
         yield app
     finally:
@@ -160,3 +168,82 @@ def test_upgrading_to_the_club_shows_each_person_by_the_first_spelling_unless_re
 
     assert names == ["Ana", "Robert"]  # the first spelling; the renamed keeps the name given
     assert len(keys) == 1 and len(keys[0]) >= 32
+
+
+# --- Commands and the database: the schema is migrated by serve and migrate, never at import ----------------
+
+UNREACHABLE = "postgresql+psycopg://nobody@127.0.0.1:1/scorekeeper"  # port 1 of this machine: refused at once
+COMMANDS = ["serve", "migrate", "scorer-link", "club-link", "refigure", "export-game", "import-game",
+            "backup", "restore"]
+
+
+def test_the_command_list_shows_every_command_with_the_database_down():
+    environment = {**os.environ, "FLASK_SQLALCHEMY_DATABASE_URI": UNREACHABLE}
+
+    listed = subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", "--help"], env=environment,
+                            capture_output=True, text=True, timeout=60, cwd=REPOSITORY)
+
+    assert listed.returncode == 0, listed.stderr
+    assert [command for command in COMMANDS if f"\n  {command} " not in listed.stdout] == []
+
+
+@pytest.fixture
+def unreachable_app():
+    return create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": UNREACHABLE})
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_each_commands_help_works_with_the_database_down(unreachable_app, command):
+    result = unreachable_app.test_cli_runner().invoke(args=[command, "--help"])
+
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Usage: ")
+
+
+@pytest.mark.parametrize("arguments", [
+    ["serve", "--host", "127.0.0.1", "--port", "0"], ["migrate"], ["scorer-link", "1"], ["club-link"],
+    ["refigure"], ["export-game", "1"], ["import-game", "-"], ["backup", "-"], ["restore", "-"],
+])
+def test_a_command_that_needs_the_database_says_in_one_line_that_it_cannot_reach_it(unreachable_app, arguments,
+                                                                                  monkeypatch):
+    monkeypatch.setattr(serving, "create_server", None)  # serve must stop before it makes a server
+
+    result = unreachable_app.test_cli_runner().invoke(args=arguments, input="{}")
+
+    assert result.exit_code == 1
+    assert result.output.startswith(
+        "Error: Cannot reach the database postgresql+psycopg://nobody@127.0.0.1:1/scorekeeper: connection failed: ")
+    assert result.output.endswith("Connection refused\n") and result.output.count("\n") == 1  # the driver's words
+
+
+def test_a_command_on_a_database_without_tables_says_to_migrate_and_migrate_makes_them(empty_database_uri):
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": empty_database_uri})
+    runner = app.test_cli_runner()
+
+    refused = runner.invoke(args=["club-link"])
+    migrated_now = runner.invoke(args=["migrate"])
+    again = runner.invoke(args=["migrate"])
+    link = runner.invoke(args=["club-link"])
+    close(app)
+
+    assert refused.exit_code == 1
+    assert refused.output == ("Error: The database has no tables of this app yet: run `flask --app scorekeeper "
+                              "migrate` first (serve does it when it starts).\n")
+    assert migrated_now.output == f"The database was brought from schema none (no tables yet) to {latest()}.\n"
+    assert again.output == f"The database is up to date (schema {latest()}).\n"
+    assert link.exit_code == 0 and "/club/secretary/" in link.output
+
+
+def test_a_command_on_an_older_schema_says_to_migrate(empty_database_uri):
+    engine = sa.create_engine(empty_database_uri)
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection), "0005")
+    engine.dispose()
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": empty_database_uri})
+
+    result = app.test_cli_runner().invoke(args=["refigure"])
+    close(app)
+
+    assert result.exit_code == 1
+    assert result.output == (f"Error: The database's schema is 0005 and this version of the app needs {latest()}: "
+                             f"run `flask --app scorekeeper migrate` first (serve does it when it starts).\n")

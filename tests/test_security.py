@@ -11,6 +11,7 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.db.models import Change, Game, Hand, db
 
+from .conftest import migrated
 from .tabletop import create_game, exported, hand_form, hidden_fields, post_hand, record_hand, text_of
 
 SPREAD = [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)]
@@ -358,7 +359,7 @@ def test_a_revision_past_the_databases_integers_is_refused_not_sent(client, game
 
 def test_a_new_sqlite_database_and_its_wal_are_readable_by_their_owner_only(tmp_path):
     uri = f"sqlite:///{tmp_path / 'games.sqlite'}"
-    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri})
+    app = migrated(create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": uri}))
     create_game(app.test_client())
 
     for name in ("games.sqlite", "games.sqlite-wal"):

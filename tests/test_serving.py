@@ -8,14 +8,21 @@ import os
 import re
 import signal
 import socket
+import subprocess
+import sys
 import threading
+import time
+from pathlib import Path
 
 import pytest
 
 from scorekeeper.web import serving
 from scorekeeper.web.serving import SERVER_RECORD, create_server, table_urls
 
+from .conftest import close
 from .tabletop import create_game
+
+REPOSITORY = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -137,11 +144,11 @@ def test_serve_on_this_device_only_says_other_phones_cannot_reach_it_and_how_to_
 
 def test_serve_notes_the_address_it_listens_on_while_it_runs_and_forgets_it_when_it_stops(app, runner, instance,
                                                                                          fake_server):
-    result = runner.invoke(args=["serve"])
+    result = runner.invoke(args=["serve", "--port", "0"])
 
     assert result.exit_code == 0, result.output
     assert "Open one of these on any phone on the same Wi-Fi:" in result.output
-    assert "    http://127.0.0.1:8765/\n" in result.output  # the port it bound, not the one asked (8150)
+    assert "    http://127.0.0.1:8765/\n" in result.output  # the port it bound, not the one asked (0)
     assert fake_server[0].record_while_serving == {
         "database": serving.database_of(app), "host": "0.0.0.0", "port": 8765, "pid": os.getpid()}
     assert not os.path.exists(instance / SERVER_RECORD)
@@ -260,3 +267,138 @@ def test_the_table_view_of_a_server_on_this_device_only_still_shows_this_device_
 
 def text_of_page(page):
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+
+
+# --- serve checks before it speaks -------------------------------------------------------------------
+
+
+TOO_LONG_A_NAME = "a" * 64  # no host name has a label of 64 letters: refused before anything is looked up
+
+
+@pytest.mark.parametrize("options, line", [
+    (["--port", "65536"], "Error: --port 65536 is not a port: give a number from 1 to 65535 (0 lets the system "
+                          "choose one; the default is 8150)."),
+    (["--port", "99999"], "Error: --port 99999 is not a port: give a number from 1 to 65535"),
+    (["--port", "-1"], "Error: --port -1 is not a port: give a number from 1 to 65535"),
+    (["--port", "eighty"], "Error: --port eighty is not a port: give a number from 1 to 65535"),
+    (["--host", TOO_LONG_A_NAME], f"Error: --host {TOO_LONG_A_NAME} names no address this machine can listen on"),
+    (["--host", "192.0.2.1"], "Error: --host 192.0.2.1 is not an address of this machine, so the server cannot "
+                              "listen there: give one of its addresses, or 0.0.0.0 (every address, the default)."),
+])
+def test_serve_refuses_what_it_cannot_listen_on_in_one_line_before_anything_else(runner, instance, fake_server,
+                                                                                 options, line):
+    result = runner.invoke(args=["serve", *options])
+
+    assert result.exit_code == 2
+    assert result.output.startswith(line)
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
+    assert fake_server == [] and not os.path.exists(instance / SERVER_RECORD)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_serve_on_a_port_in_use_says_so_in_one_line(runner, instance, fake_server, listening_port, workers):
+    result = runner.invoke(args=["serve", "--host", "127.0.0.1", "--port", str(listening_port), "--workers", workers])
+
+    assert result.exit_code == 2
+    assert result.output == (f"Error: Port {listening_port} is already in use on 127.0.0.1 (another server listens "
+                             f"there, perhaps a scorekeeper started earlier): stop it, or choose another port with "
+                             f"--port.\n")
+    assert fake_server == []
+
+
+def test_serve_brings_a_new_database_to_the_latest_schema_before_it_serves(empty_database_uri, tmp_path,
+                                                                           monkeypatch, fake_server):
+    from scorekeeper import create_app
+    from scorekeeper.db import migrate
+
+    monkeypatch.setenv("FLASK_LISTENING_HOST", "")
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": empty_database_uri})
+    app.instance_path = str(tmp_path)
+
+    result = app.test_cli_runner().invoke(args=["serve", "--host", "127.0.0.1", "--port", "0"])
+
+    assert result.exit_code == 0, result.output
+    with app.app_context(), migrate.reach() as connection:
+        assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == migrate.latest()
+    close(app)
+
+
+# --- The real servers: what the operator reads in the terminal ---------------------------------------
+
+
+class Served:
+    """`flask --app scorekeeper serve` on a free port of 127.0.0.1, its terminal read line by line."""
+
+    STARTING_SECONDS = 20
+
+    def __init__(self, database_uri, *options):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        env = {name: value for name, value in os.environ.items() if not name.startswith("FLASK_")}
+        env.update(FLASK_SQLALCHEMY_DATABASE_URI=database_uri, FLASK_SECRET_KEY="serving test secret key")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "flask", "--app", "scorekeeper", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port), *options],
+            cwd=REPOSITORY, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, start_new_session=True)
+        self.lines = []
+        self.reader = threading.Thread(target=lambda: self.lines.extend(self.process.stdout), daemon=True)
+        self.reader.start()
+
+    def wait_for(self, words):
+        """Wait until a line holding ``words`` was written (the server is killed and the test fails if not)."""
+        deadline = time.monotonic() + self.STARTING_SECONDS
+        while not any(words in line for line in self.lines):
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                self.stop()
+                pytest.fail(f"no line with {words!r}:\n{''.join(self.lines)}")
+            time.sleep(0.05)
+
+    def get(self, path):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        connection.request("GET", path)
+        status = connection.getresponse().status
+        connection.close()
+        return status
+
+    def stop(self):
+        """SIGTERM, as a service manager stops it; everything it wrote."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        self.reader.join(timeout=5)
+        self.process.stdout.close()
+        return "".join(self.lines)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"], ids=["waitress", "gunicorn, 2 workers"])
+def test_each_server_writes_one_line_a_request_with_the_key_hidden_after_the_address_to_open(database_uri, workers):
+    served = Served(database_uri, "--workers", workers)
+    try:
+        served.wait_for("Stop it with Ctrl+C.")
+        statuses = [served.get("/games/1/scorer/THESECRETKEY"), served.get("/rules")]
+        served.wait_for(" GET /rules ")
+    finally:
+        output = served.stop()
+
+    assert statuses == [404, 200]
+    assert output.index(f"http://127.0.0.1:{served.port}/") < output.index(" GET /games/1/scorer/<key> 404 ")
+    assert re.search(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d 127\.0\.0\.1 GET /rules 200 \d+\.\d ms$", output, re.M)
+    assert "THESECRETKEY" not in output
+
+
+def test_the_access_log_can_be_turned_off(database_uri):
+    served = Served(database_uri, "--no-access-log")
+    try:
+        served.wait_for("Stop it with Ctrl+C.")
+        status = served.get("/rules")
+    finally:
+        output = served.stop()
+
+    assert status == 200
+    assert " GET /rules " not in output

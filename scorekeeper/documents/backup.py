@@ -17,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from .. import service
+from ..db import needs_database
 from ..db.models import NAME_LENGTH, Game, Hand, Person, PersonName, TrickLog, db
 from ..service import names
 from ..web.explain import quoted
@@ -191,6 +192,7 @@ def _games(count):
 @click.command("backup")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @with_appcontext
+@needs_database
 def backup_command(file):
     """Save every game to FILE as one JSON document ('-' writes to standard output)."""
     document = backup_document()
@@ -210,6 +212,7 @@ def backup_command(file):
 @click.command("restore")
 @click.argument("file", type=click.File("rb"))
 @with_appcontext
+@needs_database
 def restore_command(file):
     """Add every game of backup FILE as new games, all or none ('-' reads standard input)."""
     try:

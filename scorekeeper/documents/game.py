@@ -11,6 +11,7 @@ import click
 from flask.cli import with_appcontext
 
 from .. import rules, service
+from ..db import needs_database
 from ..db.models import GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, Game, db
 from ..service import days
 from ..service import names as name_rules
@@ -405,6 +406,7 @@ def read_text(text, most_hands=None):
 @click.command("export-game")
 @click.argument("game_id", type=int)
 @with_appcontext
+@needs_database
 def export_game_command(game_id):
     """Print game GAME_ID as a JSON document."""
     game = db.session.get(Game, game_id)
@@ -416,6 +418,7 @@ def export_game_command(game_id):
 @click.command("import-game")
 @click.argument("file", type=click.File("rb"))
 @with_appcontext
+@needs_database
 def import_game_command(file):
     """Create a game from a JSON document FILE ('-' reads standard input) and print its id."""
     try:

@@ -20,6 +20,8 @@ ONE_YEAR = 365 * 24 * 3600
 COMPRESSED_TYPES = ("text/", "application/javascript", "application/manifest+json", "image/svg+xml")
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 mimetypes.add_type("text/javascript", ".js")
+mimetypes.add_type("video/webm", ".webm")  # awake.js's silent loops
+mimetypes.add_type("video/mp4", ".mp4")
 
 
 @dataclass(frozen=True)
@@ -121,14 +123,19 @@ def init_app(app):
         if asset is None:
             abort(404)
         response = encoded(Response(mimetype=asset.mimetype), asset.body, asset.gzipped)
+        # Safari plays a video only from a server that answers a byte range (206).
+        ranges = {"accept_ranges": True, "complete_length": len(asset.body)} if asset.mimetype.startswith(
+            "video/") else {}
         if request.args.get("v") == asset.version:
             response.cache_control.public = True
             response.cache_control.max_age = ONE_YEAR
             response.cache_control.immutable = True
+            if ranges:
+                response.make_conditional(request, **ranges)
         else:  # an old or unversioned URL: the browser asks again each time
             response.cache_control.no_cache = True
             response.set_etag(asset.version, weak=True)  # the same for either encoding
-            response.make_conditional(request)
+            response.make_conditional(request, **ranges)
         return response
 
     def versioned(endpoint, values):

@@ -1,5 +1,7 @@
-"""Pages that belong to no game: the rules, the language switch, and the pages shown for errors."""
+"""Pages that belong to no game: the rules, the language switch, the pages shown for errors, and what an
+install over HTTPS keeps for a dropped Wi-Fi (the service worker and its offline page)."""
 
+import hashlib
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -38,13 +40,42 @@ def rules():
     return render_template("pages/rules.html")
 
 
+# What the service worker keeps at install: the offline page and what it and the game pages need.
+SHELL_FILES = ("style.css", "display.css", "live.js", "awake.js", "offline.js", "icons/icon.svg",
+               "icons/icon-192.png", "manifest.webmanifest")
+
+
+@bp.get("/service-worker.js")
+def service_worker():
+    """The service worker (registered by live.js over HTTPS only), at the root so that it sees every page."""
+    shell = [url_for("pages.offline"), *(url_for("static", filename=name) for name in SHELL_FILES)]
+    version = hashlib.sha256(" ".join(shell).encode()).hexdigest()[:12]  # a new shell makes a new worker
+    script = render_template("pages/service-worker.js", shell=shell, offline=shell[0],
+                             shell_cache=f"scorekeeper-shell-{version}",
+                             static_path=url_for("static", filename="").split("?")[0])
+    response = Response(script, mimetype="text/javascript")
+    response.cache_control.no_cache = True  # a phone learns of a new version at its next visit
+    return response
+
+
+@bp.get("/offline")
+def offline():
+    """What a phone shows for a page it cannot reach; the service worker keeps it, in the phone's language."""
+    return render_template("pages/offline.html")
+
+
 ERROR_MESSAGES = {
     400: lambda: _("The request did not make sense to the scorekeeper, so nothing was changed."),
     403: lambda: _("Only the scorer's device can change this game."),
     404: lambda: _("There is no such page, game or hand."),
     405: lambda: _("That page cannot be used that way."),
     413: lambda: _("That was more than any form or game file of the scorekeeper holds, so nothing was changed."),
+    500: lambda: _("The scorekeeper ran into a fault of its own, not one of yours. What this page was sending "
+                   "may not have been saved: open the game again to see what it holds. The server's log says "
+                   "what went wrong."),
 }
+# When even the catalogs fail (the fault may lie there), the page of last resort says this much.
+FAULT_UNTRANSLATED = "The scorekeeper ran into a fault of its own (500). The server's log says what went wrong."
 
 
 SCORER_LINK_COMMAND = "flask --app scorekeeper scorer-link {game_id}"
@@ -89,7 +120,26 @@ def show_error(error):
         # The request could not even be matched to the app (a malformed Host
         # header): the page template's links cannot be built, so a bare page.
         paragraphs = [message, *scorer_help.paragraphs, scorer_help.command] if scorer_help else [message]
-        page = f'<!doctype html><meta charset="utf-8"><title>{error.code}</title>' + "".join(
-            f"<p>{escape(paragraph)}</p>" for paragraph in paragraphs)
-        return Response(page, error.code, mimetype="text/html")
+        return bare_page(error.code, paragraphs)
     return render_template("pages/error.html", code=error.code, message=message, scorer_help=scorer_help), error.code
+
+
+@bp.app_errorhandler(500)
+def show_fault(_error):
+    """The page of a fault of the app's own (its log has the details): in the reader's language, and never
+    failing itself; whatever broke the request may break the page's template or catalog too."""
+    try:
+        return render_template("pages/error.html", code=500, message=ERROR_MESSAGES[500](), scorer_help=None), 500
+    except Exception:  # noqa: BLE001 - the page of last resort: in the reader's language if that still works
+        try:
+            message = ERROR_MESSAGES[500]()
+        except Exception:  # noqa: BLE001
+            message = FAULT_UNTRANSLATED
+        return bare_page(500, [message])
+
+
+def bare_page(code, paragraphs):
+    """A page with no template and no link: for when the app cannot build its pages."""
+    page = f'<!doctype html><meta charset="utf-8"><title>{code}</title>' + "".join(
+        f"<p>{escape(paragraph)}</p>" for paragraph in paragraphs)
+    return Response(page, code, mimetype="text/html")

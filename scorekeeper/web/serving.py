@@ -1,6 +1,7 @@
 """Serving the app to the table: waitress, or gunicorn workers for a club; the LAN address, the QR code."""
 
 import contextlib
+import errno
 import functools
 import gc
 import hashlib
@@ -19,7 +20,9 @@ from flask.cli import with_appcontext
 from markupsafe import Markup
 
 from .. import service
+from ..db import migrate, needs_database
 from ..db.models import Game, db
+from . import logs
 
 DEFAULT_PORT = 8150
 MOST_CONNECTIONS = 2000  # open connections one waitress process keeps (phones between polls included)
@@ -209,44 +212,129 @@ def local_only_words(host):
             f"links open on this device only. Start it with --host 0.0.0.0 to let phones on the same Wi-Fi in."]
 
 
+class ServeRefused(click.ClickException):
+    """What serve cannot do as asked (a port out of range, a host it cannot listen on, a port in use):
+    said in one line, before anything else is printed, with the exit status of a usage error."""
+
+    exit_code = 2
+
+
+class PortNumber(click.ParamType):
+    """``--port``: 1 to 65535, or 0 for a port the system chooses; anything else is refused in one line."""
+
+    name = "port"
+
+    def convert(self, value, param, ctx):
+        try:
+            port = int(value)
+        except (TypeError, ValueError):
+            port = None
+        if port is None or not 0 <= port <= 65535:
+            raise ServeRefused(f"--port {value} is not a port: give a number from 1 to 65535 "
+                               f"(0 lets the system choose one; the default is {DEFAULT_PORT}).")
+        return port
+
+
+def check_listening(host, port):
+    """Refuse, in one line (``ServeRefused``), a ``host`` and ``port`` this machine cannot listen on now.
+
+    Each address ``host`` names is bound and let go at once, as the server
+    binds it next: a port in use, an address of another machine, a name
+    that names nothing are said before anything is printed.
+    """
+    try:
+        found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise ServeRefused(f"--host {host} names no address this machine can listen on ({reason}): give 0.0.0.0 "
+                           f"(every address, the default) or 127.0.0.1 (this device only).") from None
+    for family, kind, protocol, _name, address in found:
+        with socket.socket(family, kind, protocol) as trial:
+            trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as both servers bind
+            try:
+                trial.bind(address)
+            except OSError as error:
+                raise ServeRefused(cannot_listen(host, port, error)) from None
+
+
+def cannot_listen(host, port, error):
+    """Why the server cannot listen on ``host`` and ``port``, in one line that says what to do."""
+    if error.errno == errno.EADDRINUSE:
+        return (f"Port {port} is already in use on {host} (another server listens there, perhaps a scorekeeper "
+                f"started earlier): stop it, or choose another port with --port.")
+    if error.errno == errno.EADDRNOTAVAIL:
+        return (f"--host {host} is not an address of this machine, so the server cannot listen there: give one "
+                f"of its addresses, or 0.0.0.0 (every address, the default).")
+    if error.errno == errno.EACCES:
+        return (f"Port {port} is reserved for the administrator on this machine: choose one above 1023 with "
+                f"--port (the default is {DEFAULT_PORT}).")
+    return f"Cannot listen on {host} port {port}: {error.strerror or error}."
+
+
 @click.command("serve")
 @click.option("--host", default="0.0.0.0", show_default=True,
               help="Address to listen on; 0.0.0.0 lets phones on the same Wi-Fi connect, 127.0.0.1 this device only.")
-@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535),
-              help="Port to listen on; 0 lets the system choose one (printed, and noted for scorer-link).")
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=PortNumber(),
+              help="Port to listen on, 1 to 65535; 0 lets the system choose one (printed, and noted for "
+                   "scorer-link).")
 @click.option("--threads", default=4, show_default=True, type=click.IntRange(1, 256),
               help="Requests served at once by each process.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Server processes. More than one runs gunicorn (Linux and macOS; pip install -e '.[club]'), "
                    "for a club's server with many tables, best on PostgreSQL.")
+@click.option("--access-log/--no-access-log", default=None,
+              help="One line a request on the terminal (client, method, path with keys hidden, status, time). "
+                   "On unless ACCESS_LOG is false in the configuration (FLASK_ACCESS_LOG=false).")
 @with_appcontext
-def serve_command(host, port, threads, workers):
-    """Serve the scorekeeper to the table: waitress, or gunicorn with several workers."""
+def serve_command(host, port, threads, workers, access_log):
+    """Serve the scorekeeper to the table: waitress, or gunicorn with several workers.
+
+    The port is bound and the database brought to this version's schema
+    before anything is printed; what stands in the way is said in one line.
+    """
     app = current_app._get_current_object()
     if workers > 1:
         gunicorn_server = _gunicorn_server()  # refuses before anything is printed if gunicorn is missing
+    if access_log is None:
+        access_log = bool(app.config.get("ACCESS_LOG", True))
+    check_listening(host, port)
+    migrate.upgrade()  # one line, and no server, when the database cannot be reached
     # Pages say so when no other phone can reach this server (workers read it from the environment).
     app.config["LISTENING_HOST"] = os.environ["FLASK_LISTENING_HOST"] = host
+    logs.log_to_terminal()
     if workers > 1:
-        server = gunicorn_server(host, port, workers, threads)  # binds when it runs
-    else:
+        db.engine.dispose()  # no connection of this process is inherited by the workers it forks
+        served = gunicorn_server(host, port, workers, threads, access_log)
+        with stopped_by_sigterm():
+            served.run()  # binds, then announces (its when_ready), then serves
+        return
+    if access_log:
+        logs.access_logged(app)
+    try:
         server = create_server(app, host=host, port=port, threads=threads)
-        port = bound_port(server, port)  # --port 0 lets the system choose
+    except (OSError, ValueError) as error:  # taken between the check and now
+        raise ServeRefused(cannot_listen(host, port, error) if isinstance(error, OSError) else
+                           f"Cannot listen on {host} port {port}: {error}") from None
+    record = note_and_announce(app, host, bound_port(server, port))
     try:
-        record = record_server(app, host, port)  # where scorer-link and club-link find the address
-    except OSError as error:  # a read-only instance folder still serves
-        record = None
-        click.echo(f"Could not note the address in the instance folder ({error.strerror}): scorer-link and "
-                   f"club-link will need --port {port}.")
-    try:
-        announce(host, port)
-        if workers > 1:
-            db.engine.dispose()  # no connection of this process is inherited by the workers it forks
         with stopped_by_sigterm():
             server.run()
     finally:
         if record:
             forget_server(record)
+
+
+def note_and_announce(app, host, port):
+    """Note where the server listens (for scorer-link and club-link), then print the addresses to open; the
+    note's path (None if the instance folder is read-only), for ``forget_server`` when the server stops."""
+    try:
+        record = record_server(app, host, port)
+    except OSError as error:  # a read-only instance folder still serves
+        record = None
+        click.echo(f"Could not note the address in the instance folder ({error.strerror}): scorer-link and "
+                   f"club-link will need --port {port}.")
+    announce(host, port)
+    return record
 
 
 def bound_port(server, port):
@@ -301,8 +389,10 @@ def _gunicorn_server():
     """gunicorn's application class, serving the app with ``gthread`` workers, each creating its own app.
 
     No app is shared across the fork: each worker runs ``create_app()``
-    (migrations run once, under a lock; one secret key in the instance
+    (serve migrated the database before; one secret key in the instance
     folder), and every per-process cache is keyed by the game's revision.
+    The addresses are printed once gunicorn has bound its port (its
+    ``when_ready``), and the note of the address forgotten when it stops.
     """
     try:
         from gunicorn.app.base import BaseApplication
@@ -311,8 +401,12 @@ def _gunicorn_server():
             "Several workers need gunicorn: pip install -e '.[club]' (Linux or macOS). "
             "One worker (the default) needs nothing more.") from None
 
+    app = current_app._get_current_object()
+    records = []  # the note of the address, forgotten when the arbiter exits (workers leave it alone)
+
     class Server(BaseApplication):
-        def __init__(self, host, port, workers, threads):
+        def __init__(self, host, port, workers, threads, access_log):
+            self.access_log = access_log
             self.settings = {
                 "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
                 "workers": workers,
@@ -323,6 +417,9 @@ def _gunicorn_server():
                 "proc_name": "scorekeeper",
                 # gunicorn 27's control socket is one path per user: two servers on a machine would share it.
                 "control_socket_disable": True,
+                "when_ready": lambda arbiter: records.append(
+                    note_and_announce(app, host, arbiter.LISTENERS[0].sock.getsockname()[1])),
+                "on_exit": lambda _arbiter: [forget_server(record) for record in records if record],
             }
             super().__init__()
 
@@ -334,9 +431,9 @@ def _gunicorn_server():
         def load(self):
             from .. import create_app
 
-            app = create_app()
-            settle_memory(app)
-            return app
+            served = create_app()
+            settle_memory(served)
+            return logs.access_logged(served) if self.access_log else served
 
     return Server
 
@@ -428,6 +525,7 @@ def print_links(port, intro, path):
 @click.argument("game_id", type=int)
 @click.option("--port", default=None, type=click.IntRange(1, 65535), help=PORT_HELP)
 @with_appcontext
+@needs_database
 def scorer_link_command(game_id, port):
     """Print the secret scorer link of game GAME_ID (for a game imported or restored here)."""
     game = db.session.get(Game, game_id)
@@ -441,6 +539,7 @@ def scorer_link_command(game_id, port):
 @click.option("--new", "new_key", is_flag=True, help="Make a new key first: every earlier link and pass stop working.")
 @click.option("--port", default=None, type=click.IntRange(1, 65535), help=PORT_HELP)
 @with_appcontext
+@needs_database
 def club_link_command(new_key, port):
     """Print the club's secretary link: a device that opens it may rename and merge players."""
     key = service.new_secretary_key() if new_key else service.secretary_key()
@@ -452,6 +551,7 @@ def club_link_command(new_key, port):
 
 @click.command("refigure")
 @with_appcontext
+@needs_database
 def refigure_command():
     """Derive every game's kept figures afresh from its hands (after an upgrade, or to check)."""
     click.echo(f"{service.figures.refigure()} games' figures derived from their hands.")
