@@ -57,9 +57,14 @@ def test_table_view_offers_the_read_only_link_as_a_qr_code_and_a_chart(client):
     record_hand(client, game_id, SPREAD)
 
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
+    code = client.get(f"/games/{game_id}/share.svg")
 
     assert f"/games/{game_id}/watch" in page
-    assert page.count("<svg") >= 2  # the QR code and the score chart
+    assert page.count("<svg") == 1  # the score chart; the QR code is an image of its own, kept by the phone
+    assert f'<img class="qr" src="/games/{game_id}/share.svg"' in page
+    assert code.status_code == 200 and code.mimetype == "image/svg+xml" and code.cache_control.max_age == 3600
+    assert code.get_data().startswith(b"<svg") and b'xmlns="http://www.w3.org/2000/svg"' in code.get_data()
+    assert client.get("/games/999/share.svg").status_code == 404
     assert "Each player&#39;s total after every hand" in page or "Each player's total after every hand" in page
     for name in SIX:
         assert f">{name}</text>" in page

@@ -54,6 +54,8 @@ def _asset(path, _modified, _size):
     mimetype = mimetypes.guess_type(path)[0] or "application/octet-stream"
     if mimetype == "text/css":
         body = minified_css(body)
+    elif mimetype == "text/javascript":
+        body = trimmed_js(body)
     gzipped = gzip.compress(body, 9, mtime=0) if mimetype.startswith(COMPRESSED_TYPES) else None
     if gzipped is not None and len(gzipped) >= len(body):
         gzipped = None
@@ -74,6 +76,14 @@ def minified_css(css):
     css = CSS_SPACE.sub(b" ", CSS_COMMENT.sub(b"", css))
     css = CSS_SPACE_AROUND.sub(rb"\1", css).replace(b": ", b":").replace(b";}", b"}")
     return css.strip()
+
+
+def trimmed_js(script):
+    """Our scripts without their comment lines and indentation: the table's phones fetch less. Lines are kept
+    (a statement never joins the next), and only whole lines of comment go, never a "//" after code, which
+    might sit in a string."""
+    lines = (line.strip() for line in script.splitlines())
+    return b"\n".join(line for line in lines if line and not line.startswith(b"//")) + b"\n"
 
 
 def accepts_gzip():

@@ -10,7 +10,7 @@ from .chart import score_chart
 from .explain import trail_entry, trail_now, why_not_undoable
 from .forms import ConfirmForm
 from .rendered import kept, load_kept_game
-from .serving import qr_svg, reachable_by_others, shared_url, watch_url
+from .serving import reachable_by_others, shared_url, watch_url
 
 RECENT_HANDS = 10  # hands in the table view's history; all of them one tap away
 RECENT_CHANGES = 5  # trail entries on the table view; the whole trail one tap away
@@ -27,7 +27,7 @@ def table_page(game_id, scorer):
     if scorer and reachable_by_others():
         share = watch_url(game)
         page.update(
-            share_url=share, share_qr=qr_svg(share),
+            share_url=share,
             scorer_link=shared_url("games.become_scorer", game_id=game.id, key=game.scorer_key),
         )
     token = trail["undo_form"].csrf_token.current_token if trail["undo_form"] and trail["trail"] else None
