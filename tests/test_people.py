@@ -432,16 +432,17 @@ def test_new_game_offers_the_last_table_and_known_people(client):
 # --- Costs --------------------------------------------------------------------------------------
 
 
-# A person's page as the secretary sees it: the person, their figures (stale ones? the sums, best and worst), a
-# page of their games, the secretary's pass checked, whom they could merge with, the merges made.
-MOST_STATEMENTS = {"/players/{ana}": 8}
+# A person's page as the secretary sees it: the person; their figures (any stale? the ratings up to date? their
+# sums with their best and worst games' ids; those games); a page of their games; the secretary's pass checked,
+# whom they could merge with, the merges made.
+MOST_STATEMENTS = {"/players/{ana}": 9}
 
 
 @pytest.mark.parametrize("path", ["/players", "/stats.json", "/players/{ana}", "/games/new"])
 def test_the_club_pages_cost_the_same_few_statements_for_few_games_or_many(app, client, path):
     chance = random.Random(3)
     store_games(app, [random_game_document(chance, f"G{number}", 0, 4) for number in range(3)])
-    create_game(client, SIX)
+    record_hand(client, create_game(client, SIX, target=10), [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)])
     assert client.get(path.format(ana=person_id(app, "Ana"))).status_code == 200  # the games are scored
     few = statements(app, client, path.format(ana=person_id(app, "Ana")))
     store_games(app, [random_game_document(chance, f"H{number}", 0, 4) for number in range(30)])
@@ -452,15 +453,17 @@ def test_the_club_pages_cost_the_same_few_statements_for_few_games_or_many(app, 
     assert few == many and many <= MOST_STATEMENTS.get(path, 6), f"{path}: {few} then {many}"
 
 
-def test_the_season_costs_the_same_three_statements_before_and_after_games_changed(app, client):
+def test_the_season_costs_the_same_four_statements_before_and_after_a_hand(app, client):
     chance = random.Random(4)
     store_games(app, [random_game_document(chance, f"G{number}", 0, 4) for number in range(20)])
+    client.get("/stats.json")  # the imports' finished games: the club's ratings are worked out again, once
 
     first, again = statements(app, client, "/stats.json"), statements(app, client, "/stats.json")
     record_hand(client, create_game(client, SIX), [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)])
     changed = statements(app, client, "/stats.json")
 
-    assert first == again == changed == 3  # are any figures stale? the sums; the best and worst games
+    # Are any figures stale? Are the ratings up to date? Each person, their best and worst games' ids; those games.
+    assert first == again == changed == 4
 
 
 def test_importing_a_game_where_two_merged_spellings_sat_together_is_refused_in_words(app, client):
