@@ -11,14 +11,12 @@ import itertools
 from dataclasses import dataclass
 from datetime import date
 
-from babel.numbers import format_percent
-from flask_babel import get_locale
-from sqlalchemy import and_, func, null, select, tuple_
+from sqlalchemy import and_, func, null, select
 
 from .. import rules, service
 from ..db.models import Game, GameFigures, Person, PersonFigures, Player, SeatFigures, db
 from ..service import names as name_rules
-from .i18n import number, one_decimal
+from .i18n import number, one_decimal, percent
 
 QUICK_PICKS = 24  # the people offered on New game: the usual table and then some
 GAMES_A_PAGE = 50  # of a person's games, newest first
@@ -167,15 +165,16 @@ def _finish_of(order, person, condition):
 
 
 def _finishes(pairs):
-    """The ``Finish`` of each ``(person, game)`` of ``pairs``: one statement."""
+    """The ``Finish`` of each ``(person, game)`` of ``pairs``: one statement (by game, each a few rows)."""
     if not pairs:
         return {}
+    rows = db.session.execute(
+        select(SeatFigures.person_id, SeatFigures.game_id, SeatFigures.place, SeatFigures.seated, SeatFigures.margin,
+               SeatFigures.total, Game.name)
+        .join(Game, Game.id == SeatFigures.game_id)
+        .where(SeatFigures.game_id.in_({game for _person, game in pairs})))
     return {(row.person_id, row.game_id): Finish(row.place, row.seated, row.margin, row.game_id, row.name, row.total)
-            for row in db.session.execute(
-                select(SeatFigures.person_id, SeatFigures.game_id, SeatFigures.place, SeatFigures.seated,
-                       SeatFigures.margin, SeatFigures.total, Game.name)
-                .join(Game, Game.id == SeatFigures.game_id)
-                .where(tuple_(SeatFigures.person_id, SeatFigures.game_id).in_(pairs)))}
+            for row in rows if (row.person_id, row.game_id) in pairs}
 
 
 def _rating(rated_again, person, mu, sigma):
@@ -244,7 +243,7 @@ def figure_text(record, column):
         return one_decimal(record.figures.points_per_hand)
     if column == "win_rate":
         rate = record.figures.win_rate
-        return "–" if rate is None else format_percent(float(rate), locale=get_locale())
+        return percent(rate)
     if column in ("best", "worst"):
         finish = record.best_finish if column == "best" else record.worst_finish
         if finish is None:
