@@ -21,6 +21,7 @@ first game when they are next read (``Club.ratings_version``).
 
 import itertools
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 
 from openskill.models import PlackettLuce
 from sqlalchemy import and_, bindparam, select, update
@@ -42,6 +43,12 @@ class Rating:
     def shown(self):
         """The figure the season's table shows and sorts by: the skill the club can be fairly sure of."""
         return self.mu - 3 * self.sigma
+
+    def rounded(self, value, places):
+        """``value`` (a figure of this rating) to ``places`` decimals, halves away from zero, as every page,
+        file and answer writes it."""
+        step = Decimal(1).scaleb(-places)
+        return Decimal(repr(value)).quantize(step, ROUND_HALF_UP)
 
 
 NEW = Rating()  # everyone's rating before their first rated game

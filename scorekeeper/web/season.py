@@ -10,6 +10,7 @@ people blueprint shows them; New game offers the quick picks.
 import itertools
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 
 from sqlalchemy import and_, func, null, select
 
@@ -76,13 +77,16 @@ class Record:
     figures: rules.Figures
     best_finish: Finish | None = None  # their best finished game (``Finish.best_key``)
     worst_finish: Finish | None = None  # their worst (``Finish.worst_key``)
-    rating: "service.ratings.Rating | None" = None  # None before their first finished game
+    rating: service.ratings.Rating = service.ratings.NEW  # the one everyone starts with, before a finished game
 
     def facts(self):
         """The figures as ``/stats.json`` gives them."""
         figures = self.figures
         per_hand = figures.points_per_hand
-        return {"name": self.name, "games": figures.games, "finished": figures.finished, "wins": figures.wins,
+        rating = self.rating
+        return {"name": self.name, **{name: float(rating.rounded(value, 2)) for name, value in (
+                    ("rating", rating.shown), ("mu", rating.mu), ("sigma", rating.sigma))},
+                "games": figures.games, "finished": figures.finished, "wins": figures.wins,
                 "win_rate": None if figures.win_rate is None else round(float(figures.win_rate), 4),
                 "hands": figures.hands, "points": figures.points,
                 "points_per_hand": None if per_hand is None else float(per_hand),
@@ -178,10 +182,10 @@ def _finishes(pairs):
 
 
 def _rating(rated_again, person, mu, sigma):
-    """A person's rating: as just worked out, or as kept; None before their first finished game."""
+    """A person's rating: as just worked out, or as kept; the one everyone starts with before a finished game."""
     if rated_again is not None:
-        return rated_again.get(person)
-    return None if mu is None else service.ratings.Rating(mu, sigma)
+        return rated_again.get(person, service.ratings.NEW)
+    return service.ratings.NEW if mu is None else service.ratings.Rating(mu, sigma)
 
 
 def played(person_id, page=1):
@@ -208,11 +212,18 @@ def played(person_id, page=1):
 # wins, the highest win rate, the fewest points, hearts and Black Marias, the best of the best games and
 # the least bad of the worst), then reversed. A game's ``column_value`` is lower the better it was.
 COLUMNS = {
-    "name": False, "games": True, "finished": True, "wins": True, "win_rate": True, "hands": True,
-    "points": False, "points_per_hand": False, "zero_hands": True, "moons": True, "hearts": False,
+    "name": False, "rating": True, "games": True, "finished": True, "wins": True, "win_rate": True,
+    "hands": True, "points": False, "points_per_hand": False, "zero_hands": True, "moons": True, "hearts": False,
     "marias": False, "best": False, "worst": True,
 }
-DEFAULT_SORT = "wins"
+DEFAULT_SORT = "rating"  # weighs whom a player beat; raw wins favour whoever plays most
+# The columns of /players.csv, fixed (in English) like a file format's, whatever the page's language.
+CSV_HEADINGS = {
+    "name": "Player", "rating": "Rating", "games": "Games", "finished": "Finished", "wins": "Wins",
+    "win_rate": "Win rate", "hands": "Hands", "points": "Points", "points_per_hand": "Points a hand",
+    "zero_hands": "Hands on 0", "moons": "Moons", "hearts": "Hearts", "marias": "Black Marias",
+    "best": "Best game", "worst": "Worst game",
+}
 
 
 def sorted_records(records, column, descending):
@@ -233,6 +244,8 @@ def column_value(record, column):
         return None if record.best_finish is None else record.best_finish.best_key()
     if column == "worst":
         return None if record.worst_finish is None else record.worst_finish.worst_key()
+    if column == "rating":
+        return record.rating.shown
     return getattr(record.figures, column)
 
 
@@ -241,6 +254,8 @@ def figure_text(record, column):
     as its place among the players at its end and its margin ("1/8 +12")."""
     if column == "points_per_hand":
         return one_decimal(record.figures.points_per_hand)
+    if column == "rating":
+        return one_decimal(record.rating.rounded(record.rating.shown, 1))
     if column == "win_rate":
         rate = record.figures.win_rate
         return percent(rate)
@@ -252,6 +267,24 @@ def figure_text(record, column):
         return f"{number(finish.place)}/{number(finish.seated)} {sign}{number(abs(finish.margin))}"
     value = column_value(record, column)
     return "–" if value is None else number(value)
+
+
+def csv_cell(record, column):
+    """A record's figure in ``column`` as /players.csv writes it, whatever the page's language: numbers
+    plain ("12.3", a win rate as a share: "0.6667"), a game as on the page ("1/8 +12"), empty for none."""
+    if column == "name":
+        return record.name
+    if column == "rating":
+        return record.rating.rounded(record.rating.shown, 1)
+    if column == "points_per_hand":
+        return record.figures.points_per_hand
+    if column == "win_rate":
+        rate = record.figures.win_rate
+        return None if rate is None else round(Decimal(rate.numerator) / rate.denominator, 4)
+    if column in ("best", "worst"):
+        finish = record.best_finish if column == "best" else record.worst_finish
+        return None if finish is None else f"{finish.place}/{finish.seated} {finish.margin:+d}"
+    return column_value(record, column)
 
 
 def chosen_sort(text):
