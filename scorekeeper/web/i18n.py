@@ -11,9 +11,11 @@ import json
 import os
 import re
 from contextlib import contextmanager
+from datetime import date
 from functools import lru_cache
 
 import pytz
+from babel.dates import format_date as babel_format_date
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -271,6 +273,16 @@ def seeds_trick(letters=None):
 def alternatives(items):
     """Items joined the way the reader's language offers a choice ("A, B or C")."""
     return format_list(list(items), style="or", locale=get_locale() or DEFAULT_LANGUAGE)
+
+
+def load_formats():
+    """Read each language's number, date and list formats now (Babel loads them on first use), so that a
+    server's first page in a language does not."""
+    for language in LANGUAGES:
+        format_decimal(1234.5, locale=language)
+        format_percent(0.5, locale=language)
+        format_list(["a", "b"], locale=language)
+        babel_format_date(date.today(), locale=language)
 
 
 def datetime_short(moment):
