@@ -65,7 +65,7 @@ def budgets(settings):
         # issue 23
         "guest": f"the most expensive page a guest may ask for of a {MOST_UPLOADED_HANDS}-hand game within 500x",
         # issue 15
-        "season sql": f"the season's table and /stats.json of {small:,} games: at most 3 statements, the same after "
+        "season sql": f"the season's table and /stats.json of {small:,} games: at most 4 statements again and after "
                       "a hand",
     }
 
@@ -360,9 +360,11 @@ def report_season(report, season):
                    f"players ({season.hands:,} hands at the end)")
     for label, (first, again, changed) in season.statements.items():
         report.row(f"SQL statements, {label}, {small:,} games: first view / again / after a hand",
-                   f"{first} / {again} / {changed}", note="in-process, a fresh app: any figures stale? the sums; "
-                   "the best and worst games (each game's figures are kept in the database, issue 25)",
-                   budget="<= 3, the same each time", met=first == again == changed <= 3, counts_for="season sql")
+                   f"{first} / {again} / {changed}",
+                   note="in-process, a fresh app: any figures stale? the ratings up to date? each person's kept sums "
+                   "with their best and worst games' ids; those games (the first view after a restore rates every "
+                   "game again, once)",
+                   budget="<= 4 again and after a hand", met=again == changed <= 4, counts_for="season sql")
     for size in season.sizes:
         for label, name in (("season", "/players"), ("stats", "/stats.json")):
             report.timed(size.timings, f"{label} first", f"{name}, {size.games:,} games, first after the server "
