@@ -4,6 +4,7 @@
 import html
 import io
 import json
+import pathlib
 import random
 import re
 
@@ -112,6 +113,15 @@ def test_the_template_is_the_same_bytes_in_every_language_and_opens_in_a_spreads
     text = first.get_data().decode("utf-8")
     assert text.startswith("\ufeff" + HEADER + "\r\n")
     assert text.count("\r\n") == text.count("\n") == 7
+
+
+def test_the_documented_example_is_the_template(client):
+    documented = (pathlib.Path(__file__).parents[1] / "docs" / "season-csv.md").read_text(encoding="utf-8")
+    example = re.search(r"```csv\n(.*?)```", documented, flags=re.S).group(1)
+
+    template = client.get("/games/import/season.csv").get_data().decode("utf-8-sig")
+
+    assert template == example.replace("\n", "\r\n")
 
 
 def test_the_import_page_links_the_template_and_explains_the_columns(client):
@@ -415,7 +425,8 @@ def test_several_game_files_are_imported_at_once_and_the_games_list_says_how_man
     page = text_of(client.get("/"))
     assert "3 games imported." in page
     assert [game["name"] for game in imported_games(client)] == ["Game 0", "Game 1", "Game 2"]
-    assert [game["hands"] for game in imported_games(client)] != [[], [], []]
+    assert [[hand["taken"] for hand in game["hands"]] for game in imported_games(client)] == [
+        [hand["taken"] for hand in document["hands"]] for document in chosen]
     assert rows(app)[:3] == (3, sum(len(document["players"]) for document in chosen),
                              sum(len(document["hands"]) for document in chosen))
 
