@@ -93,8 +93,8 @@ def _text(content):
     try:
         text = content.decode("utf-16" if content.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8-sig")
     except UnicodeDecodeError:
-        text = "\x00"
-    if "\x00" in text:  # no spreadsheet writes a NUL: UTF-16 without its byte order mark, or no text at all
+        text = None
+    if text is None or "\x00" in text:  # no spreadsheet writes a NUL: UTF-16 without its byte order mark
         raise DocumentError(_("The file is not UTF-8 text: save it from the spreadsheet as “CSV UTF-8” and "
                               "import that file."))
     return text
@@ -169,7 +169,9 @@ class _Columns:
             if reason:
                 raise LineRefused(line, _("The player's name “%(name)s”: %(problem)s", name=quoted(name),
                                           problem=name_problem(reason)))
-        for place, earlier in name_rules.repeats(names).items():
+        repeated = name_rules.repeats(names)
+        if repeated:
+            place, earlier = next(iter(repeated.items()))
             raise LineRefused(line, _("“%(name)s” and “%(other)s” are one player's name written twice; give each "
                                       "player one column.", name=quoted(names[place]), other=quoted(names[earlier])))
 

@@ -3,6 +3,8 @@
 Changes to a game go through ``table``; the hands and the trail are in ``hands``.
 """
 
+import math
+
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from sqlalchemy import tuple_
 from werkzeug.datastructures import CombinedMultiDict, MultiDict
@@ -226,7 +228,7 @@ def import_game():
 def _import_page(form):
     """The import page, with the bounds of an upload and the numbers the season's notation uses."""
     return render_template("games/import.html", form=form, most_games=MOST_UPLOADED_GAMES,
-                           megabytes=-(-(current_app.config.get("MAX_CONTENT_LENGTH") or 0) // 2**20),
+                           megabytes=math.ceil((current_app.config.get("MAX_CONTENT_LENGTH") or 0) / 2**20),
                            default_target=rules.DEFAULT_TARGET, moon_cell=season_csv.MOON_CELL)
 
 
