@@ -65,7 +65,8 @@ def budgets(settings):
         # issue 23
         "guest": f"the most expensive page a guest may ask for of a {MOST_UPLOADED_HANDS}-hand game within 500x",
         # issue 15
-        "season sql": f"the season's table and /stats.json of {small:,} games: at most 4 statements, 1 once seen",
+        "season sql": f"the season's table and /stats.json of {small:,} games: at most 3 statements, the same after "
+                      "a hand",
     }
 
 
@@ -358,9 +359,10 @@ def report_season(report, season):
     report.section(f"8. The season: {', then '.join(f'{size.games:,}' for size in season.sizes)} games of 6-11 "
                    f"players ({season.hands:,} hands at the end)")
     for label, (first, again, changed) in season.statements.items():
-        report.row(f"SQL statements, {label}, {small:,} games: first view / again / after a game changed",
-                   f"{first} / {again} / {changed}", note="in-process, a fresh app",
-                   budget="<= 4 / 1 / 4", met=first <= 4 and again == 1 and changed <= 4, counts_for="season sql")
+        report.row(f"SQL statements, {label}, {small:,} games: first view / again / after a hand",
+                   f"{first} / {again} / {changed}", note="in-process, a fresh app: any figures stale? the sums; "
+                   "the best and worst games (each game's figures are kept in the database, issue 25)",
+                   budget="<= 3, the same each time", met=first == again == changed <= 3, counts_for="season sql")
     for size in season.sizes:
         for label, name in (("season", "/players"), ("stats", "/stats.json")):
             report.timed(size.timings, f"{label} first", f"{name}, {size.games:,} games, first after the server "

@@ -15,7 +15,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import event, update
+from sqlalchemy import event
 
 from bench.games import GameRef, HandRecorder, never_ending_game
 from bench.memory import MemoryScale, serve_every_page
@@ -23,7 +23,7 @@ from bench.server import FLOOR, GZIP, Client, Reply, app_config, migrated_app, r
 from bench.timing import Timed, Timings, time_first, time_rounds
 from scorekeeper import rules, service
 from scorekeeper.db.models import Game, db
-from tests.tabletop import PLAYER_NAMES, HandMix, random_hand, store_games
+from tests.tabletop import PLAYER_NAMES, HandMix, random_hand, random_taken, store_games
 
 PAGES = {"season": "/players", "stats": "/stats.json"}
 # The regular plays every second game: at the first size (1,000 games) her page is the issue's person page
@@ -77,8 +77,9 @@ def fill_season(app, games):
     return [*ids, open_id], hands + 20, GameRef(open_id, key)
 
 
-def season_statements(app):
-    """Statements of each season page in a fresh app: the first view, the next, and one after a game changed."""
+def season_statements(app, open_game):
+    """Statements of each season page in a fresh app: the first view, the next, and one after a hand was
+    recorded (through the service, as the hand form does) in ``open_game``."""
     client = app.test_client()
     with app.app_context():
         engine = db.engine
@@ -100,8 +101,10 @@ def season_statements(app):
         for label, url in PAGES.items():
             first, again = run(url), run(url)
             with app.app_context():
-                db.session.execute(update(Game).where(Game.id == 1).values(revision=Game.revision + 1))
-                db.session.commit()
+                game = db.session.get(Game, open_game.id)
+                taken = random_taken(random.Random(game.revision), len(game.names))
+                service.record_hand(service.kept_game(game.id, game.revision, game.scorer_key), taken, None, False,
+                                    game.revision)
             counts[label] = (first, again, run(url))
     finally:
         event.remove(engine, "before_cursor_execute", count)
@@ -190,7 +193,7 @@ def season_scale(folder, settings, progress):
     try:
         progress(f"the season: restoring {small:,} games")
         ids, hands, open_game = fill_season(app, small)
-        statements = season_statements(app)
+        statements = season_statements(app, open_game)
 
         def every_page(server):
             progress(f"the same process serving every page of {small:,} games")

@@ -55,6 +55,9 @@ def create_app(test_config=None):
 
     # Ids in paths stop where the database's integers stop: past that, a 404.
     app.url_map.converters["int"] = DatabaseIdConverter
+    # An address with "//" in it names no page (404), rather than being redirected (308) to one with the
+    # slashes merged: every link the app makes has single slashes.
+    app.url_map.merge_slashes = False
     db.init_app(app)  # binds the database (serve and migrate bring its tables up to date)
     web.init_app(app)  # languages, page filters, the blueprints, static files, the serve command
     documents.init_app(app)  # export-game, import-game, backup, restore

@@ -239,7 +239,8 @@ def derived_figures(game_ids=None):
 
     query = select(Game) if game_ids is None else select(Game).where(Game.id.in_(game_ids))
     for game in db.session.execute(query).scalars().all():
-        service.figures.keep(game.id, game.revision, game.scoreboard(), list(game.names))
+        service.figures.keep(game.id, game.revision, game.scoreboard(), list(game.names), list(game.people),
+                             game.voided_at is None)
     derived = kept_figures(game_ids)
     db.session.rollback()
     return derived
@@ -247,13 +248,30 @@ def derived_figures(game_ids=None):
 
 def assert_figures_are_fresh(game_ids=None):
     """The figures kept of these games (every game by default) are of each game's revision and say what its
-    hands derive now (R17): the invariant of every write."""
-    from scorekeeper.db.models import Game
+    hands derive now (R17), each person's are the sums of their players' in the games the season counts,
+    and the club's ratings are what rating every counted finished game in the order played gives: the
+    invariant of every write."""
+    from sqlalchemy import func, select
+
+    from scorekeeper.db.models import Game, PersonFigures, SeatFigures, db
 
     condition = None if game_ids is None else Game.id.in_(game_ids)
     stale = service.figures.stale_games(condition)
     assert not stale, f"games whose figures are not of their revision: {stale}"
     assert kept_figures(game_ids) == derived_figures(game_ids)
+    summed = service.figures.SUMMED
+    kept_people = {row.person_id: tuple(getattr(row, name) for name in ("games", *summed))
+                   for row in db.session.execute(select(PersonFigures)).scalars() if row.games}
+    sums = db.session.execute(
+        select(SeatFigures.person_id, func.count(), *(func.sum(getattr(SeatFigures, name)) for name in summed))
+        .where(SeatFigures.counted, SeatFigures.person_id.is_not(None)).group_by(SeatFigures.person_id)).all()
+    assert kept_people == {person: tuple(int(value) for value in values) for person, *values in sums}
+    kept_ratings = service.ratings.kept_ratings()  # worked out again first, if a change asked it
+    now, after_game = service.ratings.rate_in_order(service.ratings._results(Game.voided_at.is_(None)))
+    assert kept_ratings == now
+    assert {(row.game_id, row.seat): (row.mu, row.sigma) for row in db.session.execute(
+        select(SeatFigures.game_id, SeatFigures.seat, SeatFigures.mu, SeatFigures.sigma)
+        .where(SeatFigures.mu.is_not(None)))} == {key: (rating.mu, rating.sigma) for key, rating in after_game.items()}
 
 
 def at_table(game):

@@ -68,7 +68,7 @@ def test_four_processes_starting_at_once_share_one_key_and_migrate_once(tmp_path
     assert len(outcomes[0][1]) == 64
     engine = create_engine(empty_database_uri)
     with engine.connect() as connection:
-        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0008"]
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == ["0009"]
     engine.dispose()
 
 

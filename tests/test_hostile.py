@@ -23,6 +23,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 from sqlalchemy.engine import make_url
 from werkzeug.datastructures import MultiDict
 
@@ -38,6 +39,9 @@ SPREAD = [(5, 0), (5, 1), (4, 0), (4, 1), (4, 0), (4, 0)]
 OTHER = [(4, 0), (4, 0), (5, 1), (4, 0), (5, 1), (4, 0)]
 NINE_HAND = [(26, 0), (0, 2)] + [(0, 0)] * 7
 RESERVED_TRICK = "10♠ 10♠ A♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦"  # the two 10♠ cancel and no spade is left (R9)
+# The figures kept from the facts (service/figures.py, service/ratings.py): any page may keep them afresh.
+KEPT_TABLES = {"game_figures", "seat_figures", "person_figures"}
+KEPT_COLUMNS = {"ratings_version", "rated_version"}  # the club's: how far its kept ratings reach
 SQLITE_MAX = 2**63 - 1
 PAST_POSTGRES = 2**31  # one past PostgreSQL's integer
 
@@ -70,10 +74,23 @@ class Table:
     tokens: dict = field(default_factory=dict)  # client -> its valid CSRF token
     exports: dict = field(default_factory=dict)  # game id -> its export document
     state: dict = None
+    pristine: dict = None  # ``full_snapshot`` of the pristine games
     sessions: dict = field(default_factory=dict)  # client -> its session cookie with the pristine games
 
     def snapshot(self):
-        """Every row of every table, in primary-key order."""
+        """Every row of every table, in primary-key order: the facts the club recorded. The figures kept from
+        them (service/figures.py, service/ratings.py) are left out: a page may keep them afresh when it finds
+        them stale, which changes no fact."""
+        with self.app.app_context(), db.engine.connect() as connection:
+            return {
+                table.name: [tuple(row) for row in connection.execute(
+                    select(*(column for column in table.columns if column.name not in KEPT_COLUMNS))
+                    .order_by(*table.primary_key.columns))]
+                for table in db.metadata.sorted_tables if table.name not in KEPT_TABLES
+            }
+
+    def full_snapshot(self):
+        """Every row of every table, the kept figures too: what ``restore`` puts back."""
         with self.app.app_context(), db.engine.connect() as connection:
             return {
                 table.name: [tuple(row) for row in connection.execute(
@@ -83,6 +100,7 @@ class Table:
 
     def keep_as_pristine(self):
         self.state = self.snapshot()
+        self.pristine = self.full_snapshot()
         self.sessions = {client: client.get_cookie("session") for client in (self.scorer, self.stranger)}
 
     def restore(self):
@@ -97,7 +115,7 @@ class Table:
                 connection.execute(table.delete())
             for table in tables:
                 names = [column.name for column in table.columns]
-                for row in self.state[table.name]:  # in key order: a change's undo follows what it undid
+                for row in self.pristine[table.name]:  # in key order: a change's undo follows what it undid
                     connection.execute(table.insert().values(dict(zip(names, row))))
         for name in [name for name in self.app.extensions if name.startswith("scorekeeper.")]:
             del self.app.extensions[name]

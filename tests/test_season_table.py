@@ -59,7 +59,8 @@ def test_a_first_tap_on_any_column_sorts_it_best_first(season):
     by_best, by_worst = list(table(season, "best")), list(table(season, "worst"))
 
     assert headings["points"] == headings["hearts"] == headings["win_rate"] == headings["best"] == ""
-    assert headings["wins"] == "-"  # sorted by wins already, most first: its heading reverses it
+    assert headings["wins"] == ""  # the first tap puts the most first
+    assert headings["rating"] == "-"  # sorted by the rating already, the highest first: its heading reverses it
     rows = table(season)
     for column, order in [("points", by_points), ("hearts", by_hearts)]:  # the fewest first
         assert [figure(rows[name][column]) for name in order] == sorted(figure(row[column]) for row in rows.values())

@@ -454,3 +454,11 @@ def test_a_server_listening_on_every_interface_shows_the_share_links(app, client
     app.config["LISTENING_HOST"] = "0.0.0.0"
 
     assert len(SHARED.findall(client.get(f"/games/{game_id}").get_data(as_text=True))) == 2
+
+
+@pytest.mark.parametrize("path", ["/club/secretary//\t/evil.example", "/games//1", "/players//1", "/games/1//watch"])
+def test_an_address_with_doubled_slashes_names_no_page_and_is_never_redirected(client, path):
+    response = client.get(path)
+
+    assert response.status_code == 404
+    assert "Location" not in response.headers

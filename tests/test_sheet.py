@@ -10,7 +10,7 @@ from urllib.parse import quote
 import pytest
 
 from scorekeeper.db.models import Game, db
-from scorekeeper.web.sheet import csv_text, inert
+from scorekeeper.web.spreadsheets import csv_text, inert
 
 from .tabletop import SIX, create_game, record_hand, text_of
 from .test_house_rules_and_seats import SPREAD, join, leave

@@ -175,6 +175,11 @@ class Game(db.Model, Scored):
         return [player.name for player in self.players]
 
     @property
+    def people(self):
+        """The person of each player, by roster number."""
+        return [player.person_id for player in self.players]
+
+    @property
     def trick_log(self):
         """The log of the hand being played trick by trick now, if any."""
         return next((log for log in self.trick_logs if log.hand_id is None and log.hand is None), None)
@@ -283,12 +288,17 @@ class GameFigures(db.Model):
 
 class SeatFigures(db.Model):
     """One player's figures in one game (``seat``: their roster number), kept with the game's ``GameFigures``
-    for the same ``revision``: ``rules.Figures`` field by field, their ``total`` (a joiner's start included),
-    and for a finished game they were at the end of, their ``rules.Finish`` (place, players seated, margin)."""
+    for the same ``revision``: their person and whether the game counts in the season (as the game and its
+    players say now), ``rules.Figures`` field by field, their ``total`` (a joiner's start included), for a
+    finished game they were at the end of their ``rules.Finish`` (place, players seated, margin), and, once
+    the club's ratings reach this game, their rating after it (``mu``, ``sigma``)."""
+
 
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(primary_key=True)
-    revision: Mapped[int]  # a row of a roster number the game no longer has (a join undone) stays stale
+    revision: Mapped[int]
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"))
+    counted: Mapped[bool]  # not left out of the season
     finished: Mapped[int]
     wins: Mapped[int]
     hands: Mapped[int]
@@ -302,6 +312,36 @@ class SeatFigures(db.Model):
     place: Mapped[int | None]
     seated: Mapped[int | None]
     margin: Mapped[int | None]
+    mu: Mapped[float | None]
+    sigma: Mapped[float | None]
+    from_bottom: Mapped[int | None]  # seated - place: how near the bottom of the table they finished
+
+
+# A person's games, and their best and worst game each one seek, in the orders of web/season.Finish's keys.
+Index("ix_seat_figures_best", SeatFigures.person_id, SeatFigures.place, SeatFigures.margin.desc(),
+      SeatFigures.game_id.desc())
+Index("ix_seat_figures_worst", SeatFigures.person_id, SeatFigures.from_bottom, SeatFigures.margin,
+      SeatFigures.game_id.desc())
+
+
+class PersonFigures(db.Model):
+    """A person's figures over every game the season counts, kept as the sums of their ``SeatFigures``
+    (written with them, by each write to a game, a void, a merge), and their rating after the last game the
+    club's ratings reached (``Club.rated_version``)."""
+
+    person_id: Mapped[int] = mapped_column(ForeignKey("person.id"), primary_key=True)
+    games: Mapped[int]
+    finished: Mapped[int]
+    wins: Mapped[int]
+    hands: Mapped[int]
+    points: Mapped[int]
+    zero_hands: Mapped[int]
+    moons_subtracted: Mapped[int]
+    moons_added: Mapped[int]
+    hearts: Mapped[int]
+    marias: Mapped[int]
+    mu: Mapped[float | None]
+    sigma: Mapped[float | None]
 
 
 class GameChange(db.Model):
@@ -323,6 +363,11 @@ class Club(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     secretary_key: Mapped[str] = mapped_column(String(64))
+    # The club's ratings are of every counted, finished game in the order played: a change that a rating
+    # cannot follow by rating one more game (a correction, a void, a merge, a game dated earlier) moves
+    # ``ratings_version`` on, and the ratings are worked out again to it (``rated_version``) when next read.
+    ratings_version: Mapped[int] = mapped_column(default=1, server_default="1")
+    rated_version: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
 class SeatChangeFacts:
@@ -612,6 +657,7 @@ class ShownGame(Scored):
     cards_passed: int
     jack_of_diamonds: int
     names: tuple[str, ...]
+    people: tuple[int | None, ...]  # the person of each player, by roster number
     hands: tuple[ShownHand, ...]
     seat_changes: tuple["ShownSeatChange", ...] = ()
     open_log_facts: tuple | None = None  # as ``Game.open_log_facts``
@@ -647,7 +693,8 @@ def read_shown_game(game_id):
     seat_changes = _seat_changes_text(game_id)
     seated = db.session.execute(
         select(*(getattr(Game, column) for column in _SHOWN_GAME_COLUMNS),
-               seat_changes.c.seat_changes, *_open_log_columns(), Player.name.label("player"))
+               seat_changes.c.seat_changes, *_open_log_columns(), Player.name.label("player"),
+               Player.person_id.label("person"))
         .join(Player, Player.game_id == Game.id)
         .outerjoin(seat_changes, true())
         .where(Game.id == game_id)
@@ -672,7 +719,8 @@ def read_shown_game(game_id):
     log = (None if head["log_id"] is None
            else (head["log_id"], head["log_tricks"], head["log_kitty"], head["log_last_trick"]))
     return ShownGame(**{column: head[column] for column in _SHOWN_GAME_COLUMNS},
-                     names=tuple(row.player for row in seated), hands=tuple(hands),
+                     names=tuple(row.player for row in seated), people=tuple(row.person for row in seated),
+                     hands=tuple(hands),
                      seat_changes=_read_seat_changes_text(head["seat_changes"]), open_log_facts=log)
 
 

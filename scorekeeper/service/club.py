@@ -18,6 +18,7 @@ from datetime import date
 from sqlalchemy import select, update
 
 from ..db.models import Club, Game, GameChange, db, utcnow
+from . import figures, ratings
 from .errors import PeopleRefused
 from .writing import update_one, writing
 
@@ -44,6 +45,7 @@ def void_game(game, reason, device=None):
     with writing(game, game.revision, same_figures=True):  # the games list reads the mark from the game
         update_one(update(Game).where(Game.id == game_id, Game.voided_at.is_(None))
                    .values(voided_at=utcnow(), void_reason=reason))
+        figures.recount(game_id, counted=False)
         db.session.add(GameChange(action="void", game_id=game_id, reason=reason, device=device))
 
 
@@ -54,6 +56,7 @@ def count_game_again(game, device=None):
     with writing(game, game.revision, same_figures=True):
         update_one(update(Game).where(Game.id == game_id, Game.voided_at.is_not(None))
                    .values(voided_at=None, void_reason=None))
+        figures.recount(game_id, counted=True)
         db.session.add(GameChange(action="count", game_id=game_id, reason=reason, device=device))
 
 
@@ -65,6 +68,7 @@ def change_game_date(game, day, device=None):
         return
     with writing(game, game.revision, same_figures=True):
         update_one(update(Game).where(Game.id == game_id, Game.played_on == before).values(played_on=day))
+        ratings.rate_again_later()  # the games are rated in the order they were played
         facts = {"before": before.isoformat(), "after": day.isoformat()}
         db.session.add(GameChange(action="date", game_id=game_id, facts=json.dumps(facts), device=device))
 

@@ -20,8 +20,9 @@ every game. The hands win: no page shows a stale figure.
 import functools
 import itertools
 import json
+from dataclasses import dataclass
 
-from sqlalchemy import and_, select, update
+from sqlalchemy import and_, bindparam, delete, func, insert, select, update
 
 from .. import rules
 from ..db.models import (
@@ -30,6 +31,7 @@ from ..db.models import (
     Game,
     GameFigures,
     Hand,
+    PersonFigures,
     Player,
     SeatChange,
     SeatFigures,
@@ -39,6 +41,7 @@ from ..db.models import (
     uncollected,
     variant_of_row,
 )
+from . import ratings
 
 SCORED_AT_ONCE = 500  # games read and scored in one go by ``refresh``: a few statements each, bounded memory
 
@@ -55,22 +58,109 @@ def list_facts(board, names):
     }
 
 
-def keep(game_id, revision, board, names, figures=None):
-    """Write game ``game_id``'s figures of ``revision`` from ``board`` (inside the write's transaction).
+def keep(game_id, revision, board, names, people, counted, figures=None):
+    """Write game ``game_id``'s figures of ``revision`` from ``board``, inside the write's transaction, and
+    follow them in its people's figures and the club's ratings.
 
-    ``names`` are its roster's; ``figures`` each player's ``rules.Figures``
-    if the caller tallied them already (``rules.game_figures``), else they
-    are tallied here. Two statements, whatever the game's length.
+    ``names`` and ``people`` are its roster's names and person ids; ``counted`` whether the season counts it
+    (not voided); ``figures`` each player's ``rules.Figures`` if the caller tallied them already
+    (``rules.game_figures``), else they are tallied here. The caller holds the game (its claim): the
+    figures it replaces stay as read here until the commit. A few statements, whatever the game's length.
+    Returns the people whose figures it changed (the players' of the figures replaced, and of the new).
     """
     figures = rules.game_figures(board) if figures is None else figures
+    before = {row.seat: row._mapping for row in db.session.execute(_SEATS_OF, {"game": game_id})}
+    rows = [{"game_id": game_id, "seat": seat, "revision": revision, "person_id": people[seat], "counted": counted,
+             **_counts(figures[seat]), "total": board.totals[seat], **_finish(finish)}
+            for seat, finish in enumerate(rules.finishes(board))]
     _upsert(GameFigures, [{
         "game_id": game_id, "revision": revision, "roster": board.players, "hands": len(board.hands),
         "over": board.over, "next_hand": None if board.next_hand is None else board.next_hand.number,
         "facts": json.dumps(list_facts(board, names), ensure_ascii=False)}], ["game_id"])
-    _upsert(SeatFigures, [
-        {"game_id": game_id, "seat": seat, "revision": revision, **_counts(figures[seat]),
-         "total": board.totals[seat], **_finish(finish)}
-        for seat, finish in enumerate(rules.finishes(board))], ["game_id", "seat"])
+    _add_to_people(before.values(), rows)
+    _follow_ratings(game_id, before, rows)
+    _upsert(SeatFigures, rows, ["game_id", "seat"])
+    if len(before) > len(rows):  # a joiner gone again (an undo): their figures go with them
+        db.session.execute(delete(SeatFigures).where(SeatFigures.game_id == game_id,
+                                                     SeatFigures.seat >= len(rows)))
+    return {row["person_id"] for row in (*before.values(), *rows)} - {None}
+
+
+_SEATS_OF = select(SeatFigures.__table__).where(SeatFigures.game_id == bindparam("game"))
+SUMMED = ("finished", "wins", "hands", "points", "zero_hands", "moons_subtracted", "moons_added", "hearts", "marias")
+
+
+def _add_to_people(before, after):
+    """Follow the seat figures ``before`` (rows, as kept) becoming ``after`` (rows) in each person's sums: what
+    counted before comes off, what counts now goes on. One statement."""
+    change = {}
+    for rows, sign in ((before, -1), (after, 1)):
+        for row in rows:
+            if row["counted"] and row["person_id"] is not None:
+                sums = change.setdefault(row["person_id"], dict.fromkeys(("games", *SUMMED), 0))
+                sums["games"] += sign
+                for name in SUMMED:
+                    sums[name] += sign * row[name]
+    changed = [{"person_id": person, **sums} for person, sums in change.items() if any(sums.values())]
+    if changed:
+        db.session.execute(_added_statement(db.session.get_bind().dialect.name), changed)
+
+
+def _follow_ratings(game_id, before, rows):
+    """Give each of ``rows`` (the game's seat figures now) its rating after the game: as before while the
+    game's result stands (who finished where, R16); rated now if it has just finished after every other
+    counted game; else none, the club's ratings to be worked out again (service/ratings.py)."""
+    result_before, result = _result(before.values()), _result(rows)
+    if result == result_before:
+        for row in rows:
+            kept = before.get(row["seat"])
+            row["mu"], row["sigma"] = (kept["mu"], kept["sigma"]) if kept is not None else (None, None)
+        return
+    after = ratings.rate_if_latest(game_id, result) if result and not result_before else None
+    if after is None:
+        ratings.rate_again_later()
+    for row in rows:
+        rating = None if after is None else after.get(row["person_id"]) if row["place"] is not None else None
+        row["mu"], row["sigma"] = (None, None) if rating is None else (rating.mu, rating.sigma)
+
+
+def _result(rows):
+    """A finished, counted game's result as the ratings read it: ``(person, place)`` of each player at its
+    end, in seat order; None for an open game or one the season leaves out."""
+    result = [(row["person_id"], row["place"]) for row in sorted(rows, key=lambda row: row["seat"])
+              if row["counted"] and row["place"] is not None and row["person_id"] is not None]
+    return result or None
+
+
+def recount(game_id, counted):
+    """Game ``game_id`` is left out of the season or counted again (``counted``): its players' figures follow,
+    and the club's ratings."""
+    people = db.session.execute(select(SeatFigures.person_id).where(SeatFigures.game_id == game_id)).scalars().all()
+    db.session.execute(update(SeatFigures).where(SeatFigures.game_id == game_id).values(counted=counted),
+                       execution_options={"synchronize_session": False})
+    refigure_people(people)
+
+
+def refigure_people(people):
+    """Each of ``people``'s sums worked out again from their seat figures (after a merge, an undone merge, a
+    void), which name the person each of their players is now; the club's ratings to be worked out again."""
+    people = [person for person in set(people) if person is not None]
+    if not people:
+        return
+    # The seat figures of these people name the person each player is now (a merge moved some players).
+    db.session.execute(
+        update(SeatFigures).where(SeatFigures.person_id.in_(people)).values(person_id=select(Player.person_id).where(
+            Player.game_id == SeatFigures.game_id, Player.seat == SeatFigures.seat).scalar_subquery()),
+        execution_options={"synchronize_session": False})
+    db.session.execute(delete(PersonFigures).where(PersonFigures.person_id.in_(people)))
+    sums = db.session.execute(
+        select(SeatFigures.person_id, func.count(), *(func.sum(getattr(SeatFigures, name)) for name in SUMMED))
+        .where(SeatFigures.person_id.in_(people), SeatFigures.counted).group_by(SeatFigures.person_id)).all()
+    if sums:
+        db.session.execute(insert(PersonFigures), [
+            {"person_id": person, "games": games, **dict(zip(SUMMED, (int(value) for value in values)))}
+            for person, games, *values in sums])
+    ratings.rate_again_later()
 
 
 def _counts(figures):
@@ -82,8 +172,9 @@ def _counts(figures):
 
 def _finish(finish):
     if finish is None:
-        return {"place": None, "seated": None, "margin": None}
-    return {"place": finish.place, "seated": finish.seated, "margin": finish.margin}
+        return {"place": None, "seated": None, "margin": None, "from_bottom": None}
+    return {"place": finish.place, "seated": finish.seated, "margin": finish.margin,
+            "from_bottom": finish.seated - finish.place}
 
 
 def _upsert(model, rows, keys):
@@ -92,18 +183,33 @@ def _upsert(model, rows, keys):
     db.session.execute(_upsert_statement(db.session.get_bind().dialect.name, model, tuple(keys)), rows)
 
 
+def _insert_statement(dialect, model):
+    """The dialect's INSERT of ``model`` that can say what to do on a conflict (SQLite and PostgreSQL alike)."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as dialect_insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert as dialect_insert
+    return dialect_insert(model)
+
+
 @functools.cache
 def _upsert_statement(dialect, model, keys):
     """The statement of ``_upsert``, made once a process (making it costs more than running it)."""
-    if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert
-    statement = insert(model)
+    statement = _insert_statement(dialect, model)
     return statement.on_conflict_do_update(
         index_elements=keys, set_={column.name: statement.excluded[column.name]
                                    for column in model.__table__.columns if column.name not in keys},
         where=model.revision <= statement.excluded.revision)
+
+
+@functools.cache
+def _added_statement(dialect):
+    """Add each row's figures to its person's, or insert them for a person who had none: made once a
+    process."""
+    statement = _insert_statement(dialect, PersonFigures)
+    return statement.on_conflict_do_update(
+        index_elements=["person_id"],
+        set_={name: getattr(PersonFigures, name) + statement.excluded[name] for name in ("games", *SUMMED)})
 
 
 def move_on(game_id, revision):
@@ -143,8 +249,9 @@ def stale_games(condition=None):
 
 def refresh(game_ids):
     """Score these games from their rows and keep their figures, in a transaction of its own; their
-    ``{id: (board, names)}``. A game that changes meanwhile keeps the figures its write made; should the
-    database refuse to keep them now (another writer holds it), they are scored again next time."""
+    ``{id: (board, names)}``. Each game is held while its figures are written, as a write holds it: one that
+    changed since it was read keeps the figures its own write made. Should the database refuse to keep them
+    now (another writer holds it), they are scored again next time."""
     from .errors import Conflict
     from .writing import writing  # writing keeps the figures of every write: it imports this module
 
@@ -153,29 +260,60 @@ def refresh(game_ids):
         batch = _scored(game_ids[start:start + SCORED_AT_ONCE])
         try:
             with writing():
-                for game_id, (revision, board, names) in batch.items():
-                    keep(game_id, revision, board, names)
+                people = set()
+                for game_id, game in batch.items():
+                    if db.session.execute(_HOLD, {"game": game_id, "revision": game.revision}).rowcount:
+                        people |= keep(game_id, game.revision, game.board, game.names, game.people, game.counted)
+                # Stale figures may be wrong figures: their people are added up again from the fresh ones.
+                refigure_people(people)
         except Conflict:
             pass
-        scored.update({game_id: (board, names) for game_id, (_revision, board, names) in batch.items()})
+        scored.update({game_id: (game.board, game.names) for game_id, game in batch.items()})
     return scored
 
 
+# Holds a game as a write's claim does (locked on PostgreSQL, SQLite's one writer), if it is still at the revision
+# read, without moving it: a refresh does not change the game.
+_HOLD = (update(Game).where(Game.id == bindparam("game"), Game.revision == bindparam("revision"))
+         .values(revision=Game.revision).execution_options(synchronize_session=False))
+
+
 def refigure():
-    """Every game's figures written afresh from its hands (the command ``flask refigure``); how many games."""
-    return len(refresh(db.session.execute(select(Game.id).order_by(Game.id)).scalars().all()))
+    """Every game's figures and every person's written afresh from the hands (the command ``flask refigure``);
+    the ratings worked out again when next read. How many games."""
+    games = db.session.execute(select(Game.id).order_by(Game.id)).scalars().all()
+    refresh(games)
+    from .writing import writing
+
+    with writing():
+        db.session.execute(delete(PersonFigures))
+        refigure_people(db.session.execute(select(Player.person_id).distinct()).scalars().all())
+    return len(games)
+
+
+@dataclass(frozen=True)
+class _Scored:
+    """A game read from its rows and scored: what ``keep`` writes its figures from."""
+
+    revision: int
+    board: rules.Scoreboard
+    names: list
+    people: list
+    counted: bool
 
 
 def _scored(game_ids):
-    """Each of these games as ``{id: (revision, scoreboard, roster names)}``, read as plain rows in four
-    statements and scored by the engine."""
+    """Each of these games as ``{id: _Scored}``, read as plain rows in four statements and scored by the
+    engine."""
     heads = db.session.execute(
-        select(Game.id, Game.revision, Game.target, Game.first_dealer, *HOUSE_RULE_COLUMNS)
+        select(Game.id, Game.revision, Game.voided_at, Game.target, Game.first_dealer, *HOUSE_RULE_COLUMNS)
         .where(Game.id.in_(game_ids))).all()
-    names = {}
-    for game_id, name in db.session.execute(select(Player.game_id, Player.name).where(Player.game_id.in_(game_ids))
-                                            .order_by(Player.game_id, Player.seat)):
+    names, people = {}, {}
+    for game_id, name, person in db.session.execute(
+            select(Player.game_id, Player.name, Player.person_id).where(Player.game_id.in_(game_ids))
+            .order_by(Player.game_id, Player.seat)):
         names.setdefault(game_id, []).append(name)
+        people.setdefault(game_id, []).append(person)
     takings = db.session.execute(
         select(Hand.game_id, Hand.number, Hand.moon, *UNCOLLECTED_COLUMNS, Taking.hearts, Taking.marias, Taking.jacks)
         .join(Taking, Taking.hand_id == Hand.id).where(Hand.game_id.in_(game_ids))
@@ -194,5 +332,5 @@ def _scored(game_ids):
         roster, made = names.get(head.id, []), seat_changes.get(head.id, [])
         board = rules.score_game(rules.starting_players(len(roster), made), head.first_dealer, head.target,
                                  records.get(head.id, []), variant_of_row(head), made)
-        scored[head.id] = (head.revision, board, roster)
+        scored[head.id] = _Scored(head.revision, board, roster, people.get(head.id, []), head.voided_at is None)
     return scored

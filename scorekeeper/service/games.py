@@ -173,10 +173,11 @@ def _insert_game(checked):
                 last_hand_key=len(facts.hands), played_on=facts.played_on or today(), **variant_columns(facts.variant))
     db.session.add(game)
     db.session.flush()
+    people = people_of(facts.names)
     db.session.execute(insert(Player), [
         {"game_id": game.id, "seat": seat, "name": name, "person_id": person}
-        for seat, (name, person) in enumerate(zip(facts.names, people_of(facts.names)))])
-    figures.keep(game.id, game.revision, checked.board, facts.names)
+        for seat, (name, person) in enumerate(zip(facts.names, people))])
+    figures.keep(game.id, game.revision, checked.board, facts.names, people, True)
     if facts.seat_changes:
         db.session.execute(insert(SeatChange), [
             {"game_id": game.id, **seat_change_columns(change)} for change in facts.seat_changes])

@@ -13,6 +13,7 @@ from ..db.models import (
     Player,
     db,
 )
+from . import figures
 from .errors import Conflict, PeopleRefused
 from .names import key as name_key
 from .names import refuse_repeats
@@ -93,6 +94,7 @@ def merge_people(person, other, device=None):
         players = _moved(Player, Player.id, Player.person_id == other_id, person_id)
         spellings = _moved(PersonName, PersonName.key, PersonName.person_id == other_id, person_id)
         latest = db.session.execute(select(func.max(Player.id))).scalar()
+        figures.refigure_people([person_id, other_id])
         facts = {"players": players, "names": spellings, "latest_player": latest, "name": name}
         db.session.add(PersonChange(action="merge", person_id=person_id, other_id=other_id, device=device,
                                     facts=json.dumps(facts, ensure_ascii=False)))
@@ -121,6 +123,7 @@ def undo_merge(change, device=None):
         later = list(latest_names)
         players = _moved(Player, Player.id, Player.id.in_(facts["players"] + later) & (
             Player.person_id == survivor_id), merged_id)
+        figures.refigure_people([survivor_id, merged_id])
         _moved(PersonName, PersonName.key, PersonName.key.in_(spellings) & (
             PersonName.person_id == survivor_id), merged_id)
         # A survivor shown by one of the spellings going back is shown as before the merge.

@@ -33,7 +33,8 @@ def writing(game=None, based_on=None, creating=False, board=None, same_figures=F
     (service/figures.py) are written for the new revision, in the same transaction, from it and from the
     players' ``figures`` if the caller tallied them. A write that changes nothing derived
     (``same_figures``) moves the figures on; any other leaves them stale, for the hands to derive.
-    ``game`` is a ``Game`` or a ``ShownGame``: anything with its ``id`` and its roster's ``names``;
+    ``game`` is a ``Game`` or a ``ShownGame``: anything with its ``id``, its roster's ``names`` and
+    ``people``, and ``voided_at``;
     ``claiming`` other columns of the game's row that the claim sets with its revision (a new hand's key).
 
     Without a ``game`` (a new one, an import, a restore, a change to the
@@ -52,7 +53,8 @@ def writing(game=None, based_on=None, creating=False, board=None, same_figures=F
         yield
         db.session.flush()
         if game_id is not None and board is not None:
-            kept_figures.keep(game_id, based_on + 1, board, list(game.names), figures)
+            kept_figures.keep(game_id, based_on + 1, board, list(game.names), list(game.people),
+                              game.voided_at is None, figures)
         elif game_id is not None and same_figures:
             kept_figures.move_on(game_id, based_on + 1)
         _commit(keep_what_was_written=creating)

@@ -17,7 +17,7 @@ import pytz
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 from flask import g, has_request_context, request
 from flask_babel import (
     Babel,
@@ -146,7 +146,33 @@ def _written(value, locale):
 
 def one_decimal(value):
     """A figure with one decimal, as the reader's language writes it ("9.2", "9,2"); a dash for none."""
-    return "–" if value is None else format_decimal(value, "#,##0.0", locale=get_locale())
+    return "–" if value is None else _one_decimal(value, str(get_locale()))
+
+
+@lru_cache(maxsize=4096)
+def _one_decimal(value, language):
+    return format_decimal(value, "#,##0.0", locale=language)
+
+
+def percent(value):
+    """A share as the reader's language writes a percentage ("67%", "67 %"); a dash for none."""
+    return "–" if value is None else _percent(float(value), str(get_locale()))
+
+
+@lru_cache(maxsize=4096)
+def _percent(value, language):
+    return format_percent(value, locale=language)
+
+
+def day(value):
+    """A day (or the day of a moment, in the server's time zone) as the reader's language writes it, medium
+    length ("Dec 2, 2026"): each once a language and zone."""
+    return _day(value, str(get_locale()), str(get_timezone()))
+
+
+@lru_cache(maxsize=4096)
+def _day(value, _language, _zone):
+    return format_date(value)
 
 
 # Counted things, each a whole phrase in the plural form its count takes in the reader's
@@ -293,7 +319,7 @@ def init_app(app):
     app.jinja_env.filters["number"] = number
     app.jinja_env.filters["one_decimal"] = one_decimal
     app.jinja_env.filters["names"] = names_list
-    app.jinja_env.filters["date"] = format_date
+    app.jinja_env.filters["date"] = day
     app.jinja_env.filters["datetime_short"] = datetime_short
     app.jinja_env.globals["card_letters_json"] = card_letters_json
     app.jinja_env.globals["card_examples"] = card_examples  # hints: {{ card_examples()|join(" ") }}

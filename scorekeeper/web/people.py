@@ -6,7 +6,7 @@ changes to people (rename, merge, undo) go through the service.
 
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
 
 from .. import service
@@ -21,7 +21,18 @@ from .explain import describe, people_changed_meanwhile
 from .forms import MergeForm, RenameForm, SeasonForm, UndoMergeForm, whole_number
 from .i18n import _
 from .responses import CONFLICT, INVALID, chosen
-from .season import COLUMNS, Played, chosen_sort, figure_text, played, season, sorted_records
+from .season import (
+    COLUMNS,
+    CSV_HEADINGS,
+    Played,
+    chosen_sort,
+    csv_cell,
+    figure_text,
+    played,
+    season,
+    sorted_records,
+)
+from .spreadsheets import asked_separator, spreadsheet_response, unknown_separator
 
 bp = Blueprint("people", __name__)
 
@@ -44,6 +55,24 @@ def season_table():
             for record in sorted_records(records, column, descending)]
     return render_template("people/index.html", form=form, rows=rows, column=column, descending=descending,
                            columns=COLUMNS), 200 if valid else INVALID
+
+
+@bp.get("/players.csv")
+def season_spreadsheet():
+    """The season's table as a spreadsheet (CSV): the page's columns, filters and order, the same bytes in
+    every language; ``sep`` picks the separator."""
+    separator = asked_separator()
+    if separator is None:
+        return unknown_separator()
+    form = SeasonForm(request.args)
+    if not form.validate():
+        return Response(" ".join(str(error) for errors in form.errors.values() for error in errors), INVALID,
+                        mimetype="text/plain")
+    column, descending = chosen_sort(request.args.get("sort"))
+    records = sorted_records(season(**form.filters), column, descending)
+    return spreadsheet_response([list(CSV_HEADINGS.values()),
+                                 *([csv_cell(record, key) for key in CSV_HEADINGS] for record in records)],
+                                separator, "cancellation-hearts-season.csv")
 
 
 @bp.get("/stats.json")
@@ -183,6 +212,7 @@ def _person_page(shown, rename_form=None, merge_form=None, problem=None):
         undo_form=UndoMergeForm(), secretary=secretary,
         others=sorted(others, key=lambda other: name_rules.key(other.name)),
         merged_here=merged_here, chart=recent_chart(games[:RECENT_GAMES_CHARTED][::-1] if page == 1 else ()),
+        rating_chart=rating_chart([game for game in reversed(games) if game.rating is not None]),
         figure_text=figure_text)
 
 
@@ -201,6 +231,27 @@ class Bar:
     height: float
     label_y: float
     game: Played
+
+
+RATING_HEIGHT, RATING_MARGIN = 120, 14
+
+
+def rating_chart(games):
+    """A line of the person's rating after each of ``games`` (their rated games, oldest first, left), with
+    the line of 0 where everyone starts; None for fewer than two games."""
+    if len(games) < 2:
+        return None
+    shown = [game.rating.shown for game in games]
+    highest, lowest = max(0.0, *shown), min(0.0, *shown)
+    span = (highest - lowest) or 1.0
+
+    def y_of(value):
+        return RATING_MARGIN + (RATING_HEIGHT - 2 * RATING_MARGIN) * (highest - value) / span
+
+    step = CHART_WIDTH / (len(games) - 1)
+    points = " ".join(f"{index * step:.1f},{y_of(value):.1f}" for index, value in enumerate(shown))
+    return {"points": points, "zero": y_of(0.0), "width": CHART_WIDTH, "height": RATING_HEIGHT, "games": len(games),
+            "first": games[0], "last": games[-1]}
 
 
 def recent_chart(games):

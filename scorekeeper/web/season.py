@@ -10,21 +10,17 @@ people blueprint shows them; New game offers the quick picks.
 import itertools
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 
-from babel.numbers import format_percent
-from flask_babel import get_locale
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import and_, func, null, select
 
 from .. import rules, service
-from ..db.models import Game, GameFigures, Person, Player, SeatFigures, db
+from ..db.models import Game, GameFigures, Person, PersonFigures, Player, SeatFigures, db
 from ..service import names as name_rules
-from .i18n import number, one_decimal
+from .i18n import number, one_decimal, percent
 
 QUICK_PICKS = 24  # the people offered on New game: the usual table and then some
 GAMES_A_PAGE = 50  # of a person's games, newest first
-FIGURE_COLUMNS = (SeatFigures.finished, SeatFigures.wins, SeatFigures.hands, SeatFigures.points,
-                  SeatFigures.zero_hands, SeatFigures.moons_subtracted, SeatFigures.moons_added, SeatFigures.hearts,
-                  SeatFigures.marias)  # ``rules.Figures`` after ``games``, in its order
 
 
 @dataclass(frozen=True)
@@ -61,6 +57,7 @@ class Played:
     place: int | None
     players: int
     hands: int
+    rating: "service.ratings.Rating | None" = None  # after this game, once the club's ratings reached it
 
     @property
     def finished(self):
@@ -80,12 +77,16 @@ class Record:
     figures: rules.Figures
     best_finish: Finish | None = None  # their best finished game (``Finish.best_key``)
     worst_finish: Finish | None = None  # their worst (``Finish.worst_key``)
+    rating: service.ratings.Rating = service.ratings.NEW  # the one everyone starts with, before a finished game
 
     def facts(self):
         """The figures as ``/stats.json`` gives them."""
         figures = self.figures
         per_hand = figures.points_per_hand
-        return {"name": self.name, "games": figures.games, "finished": figures.finished, "wins": figures.wins,
+        rating = self.rating
+        return {"name": self.name, **{name: float(rating.rounded(value, 2)) for name, value in (
+                    ("rating", rating.shown), ("mu", rating.mu), ("sigma", rating.sigma))},
+                "games": figures.games, "finished": figures.finished, "wins": figures.wins,
                 "win_rate": None if figures.win_rate is None else round(float(figures.win_rate), 4),
                 "hands": figures.hands, "points": figures.points,
                 "points_per_hand": None if per_hand is None else float(per_hand),
@@ -110,68 +111,97 @@ def _fresh_figures(condition):
     service.figures.refresh(service.figures.stale_games(condition))
 
 
-def _from_figures(query, condition):
-    """``query`` (selecting from ``SeatFigures``) joined to each row's player and game, for the games meeting
-    ``condition``, the players who are a person, and the figures kept for the game's revision."""
-    return (query.join(Player, and_(Player.game_id == SeatFigures.game_id, Player.seat == SeatFigures.seat))
-            .join(Game, and_(Game.id == SeatFigures.game_id, Game.revision == SeatFigures.revision))
-            .where(condition, Player.person_id.is_not(None)))
-
-
 def season(since=None, until=None, min_games=0, person_id=None):
     """Every person's ``Record`` over the games ``counted`` from ``since`` to ``until``, with at least
-    ``min_games`` games; only ``person_id``'s, if given. Three statements whatever the number of games (and
-    a few more for games whose figures were stale)."""
+    ``min_games`` games; only ``person_id``'s, if given.
+
+    The whole season reads each person's kept figures and rating (service/figures.py, service/ratings.py):
+    four statements whatever the number of games (are any games' figures stale? are the ratings up to date?
+    each person with the ids of their best and worst game, each an index seek; those games). A season of
+    some days adds up its games' kept figures and rates only its games.
+    """
+    whole = since is None and until is None
     condition = counted(since, until)
-    if person_id is not None:
-        condition = and_(condition, Game.id.in_(select(Player.game_id).where(Player.person_id == person_id)))
     _fresh_figures(condition)
-    games = func.count().label("games")
-    query = _from_figures(select(Person.id, Person.name, games, *(func.sum(column) for column in FIGURE_COLUMNS))
-                          .select_from(SeatFigures).join(Person, Person.id == Player.person_id), condition)
-    if person_id is not None:
-        query = query.where(Person.id == person_id)
-    sums = db.session.execute(query.group_by(Person.id, Person.name).having(games >= max(min_games, 1))).all()
-    best, worst = _finishes(condition)
-    return [Record(person, name, rules.Figures(*(int(value) for value in figures)), best.get(person),
-                   worst.get(person))
-            for person, name, *figures in sums]
+    best, worst = (_finish_of(order, person=Person.id, condition=None if whole else condition)
+                   for order in (BEST_ORDER, WORST_ORDER))
+    if whole:
+        rated_again = service.ratings.rated_again_if_need_be()
+        query = (select(Person.id, Person.name, PersonFigures.mu, PersonFigures.sigma, best, worst,
+                        PersonFigures.games, *(getattr(PersonFigures, name) for name in FIGURE_NAMES))
+                 .join(Person, Person.id == PersonFigures.person_id)
+                 .where(PersonFigures.games >= max(min_games, 1)))
+        if person_id is not None:
+            query = query.where(PersonFigures.person_id == person_id)
+    else:
+        rated_again = service.ratings.ratings_of(condition)
+        games = func.count().label("games")
+        query = (select(Person.id, Person.name, null(), null(), best, worst, games,
+                        *(func.sum(getattr(SeatFigures, name)) for name in FIGURE_NAMES))
+                 .join(Person, Person.id == SeatFigures.person_id)
+                 .join(Game, and_(Game.id == SeatFigures.game_id, Game.revision == SeatFigures.revision))
+                 .where(condition, SeatFigures.counted))
+        if person_id is not None:
+            query = query.where(SeatFigures.person_id == person_id)
+        query = query.group_by(Person.id, Person.name).having(games >= max(min_games, 1))
+    rows = db.session.execute(query).all()
+    finishes = _finishes({(row[0], game) for row in rows for game in row[4:6] if game is not None})
+    return [Record(person, name, rules.Figures(*(int(value) for value in figures)), finishes.get((person, best)),
+                   finishes.get((person, worst)), _rating(rated_again, person, mu, sigma))
+            for person, name, mu, sigma, best, worst, *figures in rows]
 
 
-def _finishes(condition):
-    """Each person's best and worst finished game of those meeting ``condition`` (``Finish.best_key``,
-    ``Finish.worst_key``), as two maps of person id -> ``Finish``: ranked by the database, one statement."""
-    by_person = Player.person_id
-    ranked = _from_figures(
-        select(by_person.label("person"), SeatFigures.game_id, Game.name, SeatFigures.total, SeatFigures.place,
-               SeatFigures.seated, SeatFigures.margin,
-               func.row_number().over(partition_by=by_person, order_by=(
-                   SeatFigures.place, SeatFigures.margin.desc(), SeatFigures.game_id.desc())).label("best"),
-               func.row_number().over(partition_by=by_person, order_by=(
-                   SeatFigures.seated - SeatFigures.place, SeatFigures.margin, SeatFigures.game_id.desc()))
-               .label("worst"))
-        .select_from(SeatFigures), condition).where(SeatFigures.place.is_not(None)).subquery()
-    best, worst = {}, {}
-    for row in db.session.execute(select(ranked).where(or_(ranked.c.best == 1, ranked.c.worst == 1))):
-        finish = Finish(row.place, row.seated, row.margin, row.game_id, row.name, row.total)
-        if row.best == 1:
-            best[row.person] = finish
-        if row.worst == 1:
-            worst[row.person] = finish
-    return best, worst
+FIGURE_NAMES = service.figures.SUMMED  # ``rules.Figures`` after ``games``, in its order
+
+# The orders of ``Finish.best_key`` and ``Finish.worst_key``, as the indexes on seat figures keep them.
+BEST_ORDER = (SeatFigures.place, SeatFigures.margin.desc(), SeatFigures.game_id.desc())
+WORST_ORDER = (SeatFigures.from_bottom, SeatFigures.margin, SeatFigures.game_id.desc())
+
+
+def _finish_of(order, person, condition):
+    """The id of ``person``'s (a column of the outer statement) first finished, counted game in ``order``,
+    among those meeting ``condition`` (every game if None), as a column: one seek of an index a person."""
+    chosen = select(SeatFigures.game_id).where(SeatFigures.person_id == person, SeatFigures.counted,
+                                               SeatFigures.place.is_not(None))
+    if condition is not None:
+        chosen = chosen.join(Game, Game.id == SeatFigures.game_id).where(condition)
+    return chosen.order_by(*order).limit(1).correlate(Person).scalar_subquery()
+
+
+def _finishes(pairs):
+    """The ``Finish`` of each ``(person, game)`` of ``pairs``: one statement (by game, each a few rows)."""
+    if not pairs:
+        return {}
+    rows = db.session.execute(
+        select(SeatFigures.person_id, SeatFigures.game_id, SeatFigures.place, SeatFigures.seated, SeatFigures.margin,
+               SeatFigures.total, Game.name)
+        .join(Game, Game.id == SeatFigures.game_id)
+        .where(SeatFigures.game_id.in_({game for _person, game in pairs})))
+    return {(row.person_id, row.game_id): Finish(row.place, row.seated, row.margin, row.game_id, row.name, row.total)
+            for row in rows if (row.person_id, row.game_id) in pairs}
+
+
+def _rating(rated_again, person, mu, sigma):
+    """A person's rating: as just worked out, or as kept; the one everyone starts with before a finished game."""
+    if rated_again is not None:
+        return rated_again.get(person, service.ratings.NEW)
+    return service.ratings.NEW if mu is None else service.ratings.Rating(mu, sigma)
 
 
 def played(person_id, page=1):
     """``person_id``'s counted games as ``Played``, newest first: page ``page`` of ``GAMES_A_PAGE``, and whether
     an older page follows. One statement, reading the figures ``season`` made fresh for them."""
-    query = _from_figures(
-        select(Game.id, Game.name, Game.played_on, Player.name.label("player"), GameFigures.roster,
-               GameFigures.hands.label("game_hands"), SeatFigures.total, SeatFigures.place, *FIGURE_COLUMNS)
-        .select_from(SeatFigures).join(GameFigures, GameFigures.game_id == SeatFigures.game_id), counted())
-    query = (query.where(Player.person_id == person_id).order_by(Game.played_on.desc(), Game.id.desc())
-             .limit(GAMES_A_PAGE + 1).offset((page - 1) * GAMES_A_PAGE))
-    games = [Played(row.id, row.name, row.played_on, row.player, rules.Figures(1, *row[-len(FIGURE_COLUMNS):]),
-                    row.total, row.place, row.roster, row.game_hands)
+    query = (select(Game.id, Game.name, Game.played_on, Player.name.label("player"), GameFigures.roster,
+                    GameFigures.hands.label("game_hands"), SeatFigures.total, SeatFigures.place,
+                    SeatFigures.mu, SeatFigures.sigma, *(getattr(SeatFigures, name) for name in FIGURE_NAMES))
+             .join(Player, and_(Player.game_id == SeatFigures.game_id, Player.seat == SeatFigures.seat))
+             .join(Game, and_(Game.id == SeatFigures.game_id, Game.revision == SeatFigures.revision))
+             .join(GameFigures, GameFigures.game_id == SeatFigures.game_id)
+             .where(SeatFigures.person_id == person_id, SeatFigures.counted)
+             .order_by(Game.played_on.desc(), Game.id.desc()).limit(GAMES_A_PAGE + 1).offset((page - 1) * GAMES_A_PAGE))
+    games = [Played(row.id, row.name, row.played_on, row.player, rules.Figures(1, *row[-len(FIGURE_NAMES):]),
+                    row.total, row.place, row.roster, row.game_hands,
+                    None if row.mu is None else service.ratings.Rating(row.mu, row.sigma))
              for row in db.session.execute(query)]
     return tuple(games[:GAMES_A_PAGE]), len(games) > GAMES_A_PAGE
 
@@ -182,11 +212,18 @@ def played(person_id, page=1):
 # wins, the highest win rate, the fewest points, hearts and Black Marias, the best of the best games and
 # the least bad of the worst), then reversed. A game's ``column_value`` is lower the better it was.
 COLUMNS = {
-    "name": False, "games": True, "finished": True, "wins": True, "win_rate": True, "hands": True,
-    "points": False, "points_per_hand": False, "zero_hands": True, "moons": True, "hearts": False,
+    "name": False, "rating": True, "games": True, "finished": True, "wins": True, "win_rate": True,
+    "hands": True, "points": False, "points_per_hand": False, "zero_hands": True, "moons": True, "hearts": False,
     "marias": False, "best": False, "worst": True,
 }
-DEFAULT_SORT = "wins"
+DEFAULT_SORT = "rating"  # weighs whom a player beat; raw wins favour whoever plays most
+# The columns of /players.csv, fixed (in English) like a file format's, whatever the page's language.
+CSV_HEADINGS = {
+    "name": "Player", "rating": "Rating", "games": "Games", "finished": "Finished", "wins": "Wins",
+    "win_rate": "Win rate", "hands": "Hands", "points": "Points", "points_per_hand": "Points a hand",
+    "zero_hands": "Hands on 0", "moons": "Moons", "hearts": "Hearts", "marias": "Black Marias",
+    "best": "Best game", "worst": "Worst game",
+}
 
 
 def sorted_records(records, column, descending):
@@ -207,6 +244,8 @@ def column_value(record, column):
         return None if record.best_finish is None else record.best_finish.best_key()
     if column == "worst":
         return None if record.worst_finish is None else record.worst_finish.worst_key()
+    if column == "rating":
+        return record.rating.shown
     return getattr(record.figures, column)
 
 
@@ -215,9 +254,11 @@ def figure_text(record, column):
     as its place among the players at its end and its margin ("1/8 +12")."""
     if column == "points_per_hand":
         return one_decimal(record.figures.points_per_hand)
+    if column == "rating":
+        return one_decimal(record.rating.rounded(record.rating.shown, 1))
     if column == "win_rate":
         rate = record.figures.win_rate
-        return "–" if rate is None else format_percent(float(rate), locale=get_locale())
+        return percent(rate)
     if column in ("best", "worst"):
         finish = record.best_finish if column == "best" else record.worst_finish
         if finish is None:
@@ -226,6 +267,24 @@ def figure_text(record, column):
         return f"{number(finish.place)}/{number(finish.seated)} {sign}{number(abs(finish.margin))}"
     value = column_value(record, column)
     return "–" if value is None else number(value)
+
+
+def csv_cell(record, column):
+    """A record's figure in ``column`` as /players.csv writes it, whatever the page's language: numbers
+    plain ("12.3", a win rate as a share: "0.6667"), a game as on the page ("1/8 +12"), empty for none."""
+    if column == "name":
+        return record.name
+    if column == "rating":
+        return record.rating.rounded(record.rating.shown, 1)
+    if column == "points_per_hand":
+        return record.figures.points_per_hand
+    if column == "win_rate":
+        rate = record.figures.win_rate
+        return None if rate is None else round(Decimal(rate.numerator) / rate.denominator, 4)
+    if column in ("best", "worst"):
+        finish = record.best_finish if column == "best" else record.worst_finish
+        return None if finish is None else f"{finish.place}/{finish.seated} {finish.margin:+d}"
+    return column_value(record, column)
 
 
 def chosen_sort(text):

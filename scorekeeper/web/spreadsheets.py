@@ -1,0 +1,47 @@
+"""What the app writes for spreadsheets (a game's sheet, the season's table): CSV with a byte order mark,
+the separator asked for, and cells that no spreadsheet runs as a formula."""
+
+import csv
+import io
+
+from flask import Response, request
+
+from .i18n import _
+
+BYTE_ORDER_MARK = "\ufeff"  # how a spreadsheet (Excel above all) knows the file is UTF-8
+# A cell starting with one of these is read as a formula by spreadsheets (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# The CSV's ``sep`` parameter: a comma unless asked, whatever the page's language, so that one link
+# always gives the same file. A spreadsheet set to a comma decimal mark (pt, es, nb) reads semicolons.
+SEPARATORS = {"comma": ",", "semicolon": ";", "tab": "\t", ",": ",", ";": ";", "\t": "\t"}
+
+
+def asked_separator():
+    """The separator ``?sep=`` asks for (a comma if none), or None for one it cannot be."""
+    return SEPARATORS.get(request.args.get("sep", "comma"))
+
+
+def unknown_separator():
+    """The answer to a ``sep`` the app does not know (400)."""
+    return Response(_("The separator (sep) is comma, semicolon or tab."), 400, mimetype="text/plain")
+
+
+def spreadsheet_response(rows, separator, filename):
+    """``rows`` as a CSV file to download, named ``filename``."""
+    return Response(csv_text(rows, separator), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def csv_text(rows, separator):
+    """``rows`` as CSV text with a byte order mark; numbers as they are, text safe from formula injection."""
+    written = io.StringIO()
+    writer = csv.writer(written, delimiter=separator)
+    writer.writerows([inert(cell) for cell in row] for row in rows)
+    return BYTE_ORDER_MARK + written.getvalue()
+
+
+def inert(cell):
+    """A cell as the spreadsheet should read it: typed text that looks like a formula is kept as text."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return "" if cell is None else cell
