@@ -9,7 +9,9 @@ them without an app; whatever needs the app or its database imports it
 inside the function.
 """
 
+import csv
 import html
+import io
 import re
 import threading
 from dataclasses import dataclass
@@ -142,6 +144,64 @@ def random_game_document(rng, name, fewest_hands=0, most_hands=5):
         records.append(record)
         hands.append(entry)
     return game_document(name, rng.sample(PLAYER_NAMES, players), first_dealer, target, hands)
+
+
+# --- A season kept on paper ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PaperGame:
+    """One game of a season kept on paper, as a secretary writes it in the season's CSV (docs/season-csv.md):
+    its players clockwise (the first dealt hand 1) and each hand's takings by seat as (hearts, marias), moon
+    choice (or None) and whether its last trick was reserved."""
+
+    name: str
+    day: str
+    target: int
+    seated: tuple
+    hands: tuple  # ((taken, moon, reserved), ...)
+
+    def records(self):
+        return [rules.HandRecord(tuple(rules.Taken(*counts) for counts in taken), None if moon is None else
+                                 rules.Moon(moon)) for taken, moon, _reserved in self.hands]
+
+    def scoreboard(self):
+        """What the engine derives from the game's hands (R14-R16): the figures an import must show."""
+        return rules.score_game(len(self.seated), 0, self.target, self.records())
+
+
+def random_paper_game(rng, name, day, order=PLAYER_NAMES, most_hands=6):
+    """A game at random as a paper season keeps it: 6-11 of ``order`` (seated in that order), hands of every
+    kind a paper sheet holds (moons, reserved last tricks, no trick logs) until the count or the game's end."""
+    players = rng.randint(rules.MIN_PLAYERS, rules.MAX_PLAYERS)
+    chosen = set(rng.sample(range(len(order)), players))
+    seated = tuple(player for place, player in enumerate(order) if place in chosen)
+    target = rng.choice([30, 60, 100, 150])
+    records, hands = [], []
+    for number in range(1, most_hands + 1):
+        if rules.score_game(players, 0, target, records).over:
+            break
+        record, entry = random_hand(rng, players, number, 0, HandMix(played=0))
+        records.append(record)
+        reserved = entry["uncollected"] != {"hearts": 0, "marias": 0}
+        hands.append((tuple((taken.hearts, taken.marias) for taken in record.taken), entry["moon"], reserved))
+    return PaperGame(name, day, target, seated, tuple(hands))
+
+
+def season_csv(games, separator=",", order=None):
+    """The CSV of a season kept on paper: a column a player of any of ``games`` (``PaperGame``), in ``order``
+    (by default as first seated; each game's seating must follow it), then the moon and reserved columns."""
+    players = list(order or dict.fromkeys(player for game in games for player in game.seated))
+    written = io.StringIO()
+    writer = csv.writer(written, delimiter=separator, lineterminator="\r\n")
+    writer.writerow(["game", "date", "target", "hand", *players, "moon", "reserved"])
+    for game in games:
+        assert [player for player in players if player in game.seated] == list(game.seated), game.seated
+        for number, (taken, moon, reserved) in enumerate(game.hands, start=1):
+            cells = {player: f"{hearts}{'M' * marias}" for player, (hearts, marias) in zip(game.seated, taken)}
+            writer.writerow([game.name, game.day, game.target, number, *(cells.get(player, "") for player in players),
+                             moon or "", "yes" if reserved else ""])
+    return written.getvalue()
 
 
 def store_games(app, documents):

@@ -252,7 +252,7 @@ def test_import_without_a_file_asks_for_one(client):
     response = client.post("/games/import", data={"csrf_token": token}, content_type="multipart/form-data")
 
     assert response.status_code == 400
-    assert "Choose a game file (.json) to import." in text_of(response)
+    assert "Choose the game files (.json) or the season (.csv) to import." in text_of(response)
 
 
 def test_command_line_export_prints_the_document(client, runner):

@@ -11,6 +11,8 @@ server database ``SCOREKEEPER_TEST_DATABASE`` names when it is set.
 The bugs these tests found are kept at the end, each as its smallest request.
 """
 
+import csv
+import io
 import json
 import os
 import re
@@ -27,6 +29,7 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper import create_app
 from scorekeeper.db.models import db
+from scorekeeper.documents.season_csv import TEMPLATE_ROWS
 
 from .profiles import examples
 from .tabletop import SIX, create_game, csrf_token, hand_form, hidden_fields, make_secretary, record_hand
@@ -598,19 +601,64 @@ def encodings(document):
     ])
 
 
+# What a paper season's cells may hold when a secretary (or a spreadsheet) gets them wrong.
+SEASON_CELLS = ["", " ", "0", "26MM", "MMM", "M", "m", "27", "999", "-26", "+1", "7/1", "5 M", "1e3", "٣", "²",
+                "subtract", "add", "yes", "no", "Yes", '"', '""', "2026-02-30", "1899-12-31", "3026-01-01", "Game",
+                "hand", "moon", "reserved", "date", "Ana", "ANA", "Аna", "\u200bBo", "x" * 300, "9" * 40]
+
+
+@st.composite
+def seasons(draw):
+    """The template of a season's CSV with a few edits: a cell replaced, a line dropped, doubled, cut short or
+    made longer; written with any separator, its cells quoted or left bare (a stray quote breaks the line)."""
+    rows = [list(row) for row in TEMPLATE_ROWS]
+    for _edit in range(draw(st.integers(1, 4))):
+        if not rows:
+            break
+        line = draw(st.integers(0, len(rows) - 1))
+        edit = draw(st.sampled_from(["cell", "cell", "cell", "drop", "double", "cut", "widen"]))
+        if edit == "cell" and rows[line]:
+            rows[line][draw(st.integers(0, len(rows[line]) - 1))] = draw(st.sampled_from(SEASON_CELLS) | JUNK)
+        elif edit == "drop":
+            del rows[line]
+        elif edit == "double":
+            rows.insert(line, list(rows[line]))
+        elif edit == "cut":
+            rows[line] = rows[line][:draw(st.integers(0, len(rows[line])))]
+        else:
+            rows[line].append(draw(st.sampled_from(SEASON_CELLS) | JUNK))
+    separator = draw(st.sampled_from([",", ";", "\t"]))
+    ending = draw(st.sampled_from(["\r\n", "\n", "\r"]))
+    if draw(st.booleans()):
+        written = io.StringIO()
+        csv.writer(written, delimiter=separator, lineterminator=ending).writerows(rows)
+        return written.getvalue()
+    return ending.join(separator.join(row) for row in rows)
+
+
+def season_encodings(text):
+    return st.sampled_from([
+        text.encode("utf-8", "surrogatepass"), b"\xef\xbb\xbf" + text.encode("utf-8", "surrogatepass"),
+        text.encode("utf-16", "surrogatepass"), text.encode("latin-1", "replace"), text.encode("utf-16-le", "replace"),
+    ])
+
+
 @st.composite
 def import_requests(draw, table):
     originals = list(table.exports.values())
     content = draw(st.one_of(
         mutated_documents(originals).flatmap(encodings),
         JSON_VALUES.flatmap(encodings),
+        seasons().flatmap(season_encodings),
         st.binary(max_size=64),
         st.sampled_from([b"", b"null", b"[]", b"{}", b"NaN", b"1e999", b"\xff\xfe", b"{" * 100_000,
                          b"[" * 100_000 + b"]" * 100_000, b'{"a":' * 50_000 + b"1" + b"}" * 50_000,
-                         b'"' + b"\\ud800" * 10 + b'"', b"9" * 5000]),
+                         b'"' + b"\\ud800" * 10 + b'"', b"9" * 5000, b'"' * 100_000, b"," * 100_000,
+                         b"game,date,hand," + b"P," * 50_000, b"\n" * 100_000]),
     ))
-    upload = draw(st.sampled_from(["file", "file", "file", "field", "missing", "twice"]))
-    filename = draw(st.sampled_from(["game.json", "", "../../x.json", "<script>.json", "é.json"]))
+    upload = draw(st.sampled_from(["file", "file", "file", "field", "missing", "twice", "beside a game"]))
+    filename = draw(st.sampled_from(["game.json", "", "../../x.json", "<script>.json", "é.json", "season.csv",
+                                     "PAPER.TXT", "<b>season</b>.csv", "a\\b.tsv"]))
     return token(draw, table, table.scorer), upload, content, filename
 
 
@@ -628,11 +676,14 @@ def multipart(parts):
     return b"".join(chunks), f"multipart/form-data; boundary={boundary}"
 
 
-def upload_form(pairs, upload, content, filename):
-    """The import form's parts: the document as a file, twice, as plain text, or not at all."""
+def upload_form(pairs, upload, content, filename, game=b"{}"):
+    """The import form's parts: the document as a file, twice, after a game's document (``game``), as plain
+    text, or not at all."""
     parts = [(name, value.encode(), None) for name, value in pairs]
     if upload in ("file", "twice"):
         parts += [("document", content, filename)] * (2 if upload == "twice" else 1)
+    elif upload == "beside a game":
+        parts += [("document", game, "first.json"), ("document", content, filename)]
     elif upload == "field":
         parts.append(("document", content, None))
     return multipart(parts)
@@ -646,7 +697,8 @@ def test_import_refuses_hostile_documents_and_changes_nothing(table):
     @example(request=([("csrf_token", table.tokens[table.scorer])], "twice", big, "game.json"))
     def post(request):
         pairs, upload, content, filename = request
-        body, content_type = upload_form(pairs, upload, content, filename)
+        game = json.dumps(table.exports[table.games["scored"]]).encode()
+        body, content_type = upload_form(pairs, upload, content, filename, game)
 
         response = send(table, table.scorer, "POST", "/games/import", fields=pairs, data=body,
                         content_type=content_type)
@@ -680,7 +732,7 @@ def reads(draw, table):
     query = draw(st.dictionaries(st.sampled_from(["cards", "game", "leader", "next", "x"]) | st.text(max_size=5),
                                  JUNK | st.sampled_from([str(game_id)]), max_size=3))
     url = draw(st.sampled_from([f"/games/{game_id}{tail}", "/", "/rules", "/settle", "/settle.json",
-                                "/games/new", "/games/import", "/players", "/stats.json",
+                                "/games/new", "/games/import", "/games/import/season.csv", "/players", "/stats.json",
                                 f"/language/{quote(draw(JUNK), safe='') or 'x'}",
                                 "/language/en", "/language/nb"]))
     if url.startswith("/language/") and draw(st.booleans()):

@@ -6,7 +6,7 @@ before writing anything, then claims the game with one compare-and-set on
 its revision, writes the rows and the trail, and commits: one transaction
 (``writing``). One module a kind of change:
 
-- ``games``: a new game, an import, a restore;
+- ``games``: a new game, an import (of one game or several at once), a restore;
 - ``hands``: record, correct, remove a hand;
 - ``seats``: players who join or leave, the house rules;
 - ``tricks``: a hand played trick by trick;
@@ -58,6 +58,7 @@ from .games import (  # noqa: F401
     KnownPerson,
     check_game,
     import_game,
+    import_games,
     new_game,
     restore_backup,
 )

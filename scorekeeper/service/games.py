@@ -95,6 +95,12 @@ def import_game(game):
     return _written_twice_if_need_be(lambda: _insert_game(checked))
 
 
+def import_games(games):
+    """Create several games (``GameFacts``, checked here, or ``CheckedGame``) in one transaction: all of them
+    or none, as a history brought in at once (several documents, a season kept on paper). Returns them in order."""
+    return restore_backup(games)
+
+
 @dataclass(frozen=True)
 class KnownPerson:
     """A person a backup knew by several names (``keys``, as ``names.key`` makes them): merged or renamed."""

@@ -8,11 +8,11 @@ from werkzeug.datastructures import MultiDict
 from wtforms import (
     BooleanField,
     FieldList,
-    FileField,
     Form,
     FormField,
     HiddenField,
     IntegerField,
+    MultipleFileField,
     RadioField,
     SelectChoice,
     StringField,
@@ -418,9 +418,10 @@ class HandForm(GameChangeForm):
 
 
 class ImportForm(BaseForm):
-    """A game document to import."""
+    """Game documents and seasons kept on paper to import at once."""
 
-    document = FileField(validators=[InputRequired(lazy_gettext("Choose a game file (.json) to import."))])
+    document = MultipleFileField(validators=[InputRequired(lazy_gettext(
+        "Choose the game files (.json) or the season (.csv) to import."))])
 
 
 class JoinForm(GameChangeForm):

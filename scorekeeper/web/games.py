@@ -3,19 +3,23 @@
 Changes to a game go through ``table``; the hands and the trail are in ``hands``.
 """
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+import math
+
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from sqlalchemy import tuple_
 from werkzeug.datastructures import CombinedMultiDict, MultiDict
 
 from .. import rules, service
 from ..db.models import Game, db
-from ..documents.game import MOST_UPLOADED_HANDS, DocumentError, dumps, export_game, read_text
+from ..documents import season_csv
+from ..documents.game import DocumentError, dumps, export_game
+from ..documents.uploads import MOST_UPLOADED_GAMES, Upload, read_uploads
 from ..service import names as name_rules
 from .access import grant, is_scorer, matches
 from .explain import describe
 from .forms import ImportForm, NewGameForm, whole_number
 from .game_pages import history, table_page
-from .i18n import _
+from .i18n import _, ngettext
 from .rendered import game_page, load_kept_game
 from .responses import CONFLICT, INVALID, load_game
 from .season import quick_picks
@@ -197,22 +201,45 @@ def export(game_id):
 
 @bp.route("/games/import", methods=["GET", "POST"])
 def import_game():
-    """Create a game from an exported JSON document; nothing is created if it is invalid."""
+    """Create games from exported JSON documents and seasons kept on paper (CSV): all of them, or none if a file
+    has a problem."""
     if request.method == "GET":
-        return render_template("games/import.html", form=ImportForm())
+        return _import_page(ImportForm())
     form = ImportForm(CombinedMultiDict((request.files, request.form)))
     form.problem = None
     if form.validate():
-        upload = form.document.data
         try:
-            text = upload.read() if hasattr(upload, "read") else b""
-            game = service.import_game(read_text(text, most_hands=MOST_UPLOADED_HANDS))
+            games = service.import_games(read_uploads(_uploads(form.document.data)))
         except DocumentError as error:
             form.problem = str(error)
         except (service.Conflict, service.SamePerson) as error:
             form.problem = describe(error)
         else:
-            grant(game)
-            flash(_("Game imported: %(name)s.", name=game.name), "success")
-            return redirect(url_for("games.table", game_id=game.id))
-    return render_template("games/import.html", form=form), INVALID
+            for game in games:
+                grant(game)
+            if len(games) == 1:
+                flash(_("Game imported: %(name)s.", name=games[0].name), "success")
+                return redirect(url_for("games.table", game_id=games[0].id))
+            flash(ngettext("%(num)d game imported.", "%(num)d games imported.", len(games)), "success")
+            return redirect(url_for("games.index"))
+    return _import_page(form), INVALID
+
+
+def _import_page(form):
+    """The import page, with the bounds of an upload and the numbers the season's notation uses."""
+    return render_template("games/import.html", form=form, most_games=MOST_UPLOADED_GAMES,
+                           megabytes=math.ceil((current_app.config.get("MAX_CONTENT_LENGTH") or 0) / 2**20),
+                           default_target=rules.DEFAULT_TARGET, moon_cell=season_csv.MOON_CELL)
+
+
+def _uploads(chosen):
+    """The files of the import form as ``Upload`` values; a part sent as text rather than a file holds nothing."""
+    return [Upload(getattr(part, "filename", None) or "", part.read() if hasattr(part, "read") else b"")
+            for part in chosen if part]
+
+
+@bp.get("/games/import/season.csv")
+def season_template():
+    """Download the template of a season kept on paper: two short games, a moon and a reserved last trick."""
+    return Response(season_csv.template_text(), mimetype="text/csv",
+                    headers={"Content-Disposition": 'attachment; filename="season-template.csv"'})

@@ -41,7 +41,7 @@ def thirty_hand_game():
 def import_game(page, document):
     """Import ``document`` through the import page; return the game's table URL."""
     page.goto("/games/import")
-    page.get_by_label("Game file (.json)").set_input_files(
+    page.get_by_label("Game files (.json) or a season (.csv)").set_input_files(
         files=[{"name": "club.json", "mimeType": "application/json", "buffer": json.dumps(document).encode()}])
     page.get_by_role("button", name="Import the game").click()
     expect(page.get_by_role("status")).to_contain_text("Game imported")
