@@ -2,8 +2,13 @@
 template, a bad line refused with its number, then the season's games on the games list and in the season's
 table, each on the day it was played."""
 
+import re
+
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
+
+from scorekeeper import rules
+from scorekeeper.service.ratings import rate_in_order
 
 from ..tabletop import PaperGame, season_csv
 from .conftest import PHONE
@@ -108,3 +113,24 @@ def test_a_paper_season_is_imported_from_the_import_page_on_a_phone(page, screen
     expect(page.locator(".winner").first).to_have_text("Dario wins with -9 points.")
     for name, total in zip(AUTUMN[0].seated, board.totals):
         expect(page.locator("table.scoreboard tr", has_text=name).locator("td.total")).to_have_text(str(total))
+
+    # The season's ratings (docs/ratings.md): each finished game of the autumn rates the players at its end by
+    # their totals, in the order played; the table is sorted by them, the highest first.
+    results = [(number, [(seat, game.seated[seat], finish.place)
+                         for seat, finish in enumerate(rules.finishes(game.scoreboard())) if finish is not None])
+               for number, game in enumerate(AUTUMN) if game.scoreboard().over]
+    expected = {name: str(rating.rounded(rating.shown, 1)) for name, rating in rate_in_order(results)[0].items()}
+    page.goto("/players?since=2026-10-01&until=2026-11-30")
+    expect(page.locator("table.season caption")).to_contain_text("sorted by Rating")
+    for name, rating in expected.items():
+        expect(season_cell(page, name, "Rating")).to_have_text(rating)
+    best = max(expected, key=lambda name: float(expected[name]))
+    expect(page.locator("table.season tbody tr").first).to_contain_text(best)
+    screenshot("phone-season-ratings")
+
+    page.locator("table.season tbody tr").first.get_by_role("link").click()
+    expect(page.get_by_role("heading", name=best)).to_be_visible()
+    expect(page.locator("dl.person-facts div", has_text="Rating").locator("dd")).to_have_text(
+        re.compile(r"^-?[0-9]+\.[0-9]$"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot("phone-person-rating")
