@@ -286,7 +286,31 @@ class GameFigures(db.Model):
     facts: Mapped[str] = mapped_column(Text)  # JSON
 
 
-class SeatFigures(db.Model):
+class FigureColumns:
+    """``rules.Figures`` after ``games``, field by field: a player's in one game, or a person's added up."""
+
+    finished: Mapped[int]
+    wins: Mapped[int]
+    hands: Mapped[int]
+    points: Mapped[int]
+    zero_hands: Mapped[int]
+    moons_subtracted: Mapped[int]
+    moons_added: Mapped[int]
+    hearts: Mapped[int]
+    marias: Mapped[int]
+
+
+FIGURE_COLUMNS = tuple(FigureColumns.__annotations__)  # their names, in ``rules.Figures``'s order
+
+
+class RatingColumns:
+    """A rating (service/ratings.py): a skill ``mu`` and its uncertainty ``sigma``; none until rated."""
+
+    mu: Mapped[float | None]
+    sigma: Mapped[float | None]
+
+
+class SeatFigures(FigureColumns, RatingColumns, db.Model):
     """One player's figures in one game (``seat``: their roster number), kept with the game's ``GameFigures``
     for the same ``revision``: their person and whether the game counts in the season (as the game and its
     players say now), ``rules.Figures`` field by field, their ``total`` (a joiner's start included), for a
@@ -299,21 +323,10 @@ class SeatFigures(db.Model):
     revision: Mapped[int]
     person_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"))
     counted: Mapped[bool]  # not left out of the season
-    finished: Mapped[int]
-    wins: Mapped[int]
-    hands: Mapped[int]
-    points: Mapped[int]
-    zero_hands: Mapped[int]
-    moons_subtracted: Mapped[int]
-    moons_added: Mapped[int]
-    hearts: Mapped[int]
-    marias: Mapped[int]
     total: Mapped[int]
     place: Mapped[int | None]
     seated: Mapped[int | None]
     margin: Mapped[int | None]
-    mu: Mapped[float | None]
-    sigma: Mapped[float | None]
     from_bottom: Mapped[int | None]  # seated - place: how near the bottom of the table they finished
 
 
@@ -324,24 +337,13 @@ Index("ix_seat_figures_worst", SeatFigures.person_id, SeatFigures.from_bottom, S
       SeatFigures.game_id.desc())
 
 
-class PersonFigures(db.Model):
+class PersonFigures(FigureColumns, RatingColumns, db.Model):
     """A person's figures over every game the season counts, kept as the sums of their ``SeatFigures``
     (written with them, by each write to a game, a void, a merge), and their rating after the last game the
     club's ratings reached (``Club.rated_version``)."""
 
     person_id: Mapped[int] = mapped_column(ForeignKey("person.id"), primary_key=True)
     games: Mapped[int]
-    finished: Mapped[int]
-    wins: Mapped[int]
-    hands: Mapped[int]
-    points: Mapped[int]
-    zero_hands: Mapped[int]
-    moons_subtracted: Mapped[int]
-    moons_added: Mapped[int]
-    hearts: Mapped[int]
-    marias: Mapped[int]
-    mu: Mapped[float | None]
-    sigma: Mapped[float | None]
 
 
 class GameChange(db.Model):

@@ -26,6 +26,7 @@ from sqlalchemy import and_, bindparam, delete, func, insert, select, update
 
 from .. import rules
 from ..db.models import (
+    FIGURE_COLUMNS,
     HOUSE_RULE_COLUMNS,
     UNCOLLECTED_COLUMNS,
     Game,
@@ -87,7 +88,7 @@ def keep(game_id, revision, board, names, people, counted, figures=None):
 
 
 _SEATS_OF = select(SeatFigures.__table__).where(SeatFigures.game_id == bindparam("game"))
-SUMMED = ("finished", "wins", "hands", "points", "zero_hands", "moons_subtracted", "moons_added", "hearts", "marias")
+SUMMED = FIGURE_COLUMNS  # what a person's figures add up of their players
 
 
 def _add_to_people(before, after):
