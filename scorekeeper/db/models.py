@@ -12,6 +12,7 @@ from functools import cache
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import (
     CheckConstraint,
+    Double,
     Engine,
     ForeignKey,
     Index,
@@ -306,8 +307,9 @@ FIGURE_COLUMNS = tuple(FigureColumns.__annotations__)  # their names, in ``rules
 class RatingColumns:
     """A rating (service/ratings.py): a skill ``mu`` and its uncertainty ``sigma``; none until rated."""
 
-    mu: Mapped[float | None]
-    sigma: Mapped[float | None]
+    # Double precision, named: SQLAlchemy 2.0 maps ``float`` to a Float, 2.1 to a Double.
+    mu: Mapped[float | None] = mapped_column(Double)
+    sigma: Mapped[float | None] = mapped_column(Double)
 
 
 class SeatFigures(FigureColumns, RatingColumns, db.Model):
