@@ -409,6 +409,21 @@ def test_the_person_page_shows_their_record_and_games(app, client):
     assert "Best game Short one 0 points" in page
 
 
+def test_a_person_pages_kept_rows_follow_a_hand_a_rename_and_the_language(app, client):
+    game_id = create_game(client, SIX, target=10, name="Short one")
+    bo = person_id(app, "Bo")
+    client.get(f"/players/{bo}")  # the rows are written and kept
+
+    record_hand(client, game_id, [(6, 0), (0, 0), (5, 0), (5, 0), (5, 1), (5, 1)])
+    post_form(client, f"/players/{bo}/rename", f"/players/{bo}", {"name": "Robert"})
+    english = text_of(client.get(f"/players/{bo}"))
+    portuguese = text_of(client.get(f"/players/{bo}", headers={"Accept-Language": "pt"}))
+
+    assert "Won" in english and "In progress" not in english
+    assert "as Bo" in english  # they played that game as Bo, and are Robert now
+    assert "Vitória" in portuguese and "Won" not in portuguese
+
+
 def test_a_person_page_that_does_not_exist_is_404(client):
     assert client.get("/players/999").status_code == 404
     assert client.get("/players/99999999999999").status_code == 404

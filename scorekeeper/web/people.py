@@ -6,7 +6,19 @@ changes to people (rename, merge, undo) go through the service.
 
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    get_template_attribute,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import get_locale
 from sqlalchemy import select
 
 from .. import service
@@ -20,6 +32,7 @@ from .access import device_name, is_secretary, require_secretary
 from .explain import describe, people_changed_meanwhile
 from .forms import MergeForm, RenameForm, SeasonForm, UndoMergeForm, whole_number
 from .i18n import _
+from .rendered import kept
 from .responses import CONFLICT, INVALID, chosen
 from .season import (
     COLUMNS,
@@ -28,6 +41,7 @@ from .season import (
     chosen_sort,
     csv_cell,
     figure_text,
+    figure_texts,
     played,
     season,
     sorted_records,
@@ -50,8 +64,7 @@ def season_table():
     valid = form.validate()
     records = season(**form.filters) if valid else []
     column, descending = chosen_sort(request.args.get("sort"))
-    figures = [key for key in COLUMNS if key != "name"]
-    rows = [(record, [figure_text(record, key) for key in figures])
+    rows = [(record, figure_texts(record, str(get_locale())))
             for record in sorted_records(records, column, descending)]
     return render_template("people/index.html", form=form, rows=rows, column=column, descending=descending,
                            columns=COLUMNS), 200 if valid else INVALID
@@ -211,7 +224,8 @@ def _person_page(shown, rename_form=None, merge_form=None, problem=None):
         rename_form=rename_form or RenameForm(data={"name": shown.name}), merge_form=merge_form or MergeForm(),
         undo_form=UndoMergeForm(), secretary=secretary,
         others=sorted(others, key=lambda other: name_rules.key(other.name)),
-        merged_here=merged_here, chart=recent_chart(games[:RECENT_GAMES_CHARTED][::-1] if page == 1 else ()),
+        merged_here=merged_here, game_row=game_row,
+        chart=recent_chart(games[:RECENT_GAMES_CHARTED][::-1] if page == 1 else ()),
         rating_chart=rating_chart([game for game in reversed(games) if game.rating is not None]),
         figure_text=figure_text)
 
@@ -231,6 +245,21 @@ class Bar:
     height: float
     label_y: float
     game: Played
+
+
+MOST_GAME_ROWS = 5000  # a person's games kept rendered, about 600 bytes each: some 3 MB at most
+
+
+def game_row(game, person_name):
+    """One game of a person's page (a ``Played``), rendered once for each game as they played it, the name
+    they are shown by and the language, and kept: a page of 50 games after a hand renders that one game."""
+    rows = kept("person rows", MOST_GAME_ROWS)
+    key = (game, person_name, str(get_locale()), request.script_root)  # the row links to the game
+    row = rows.get(key)
+    if row is None:
+        row = get_template_attribute("people/game_row.html", "row")(game, person_name)
+        rows.put(key, row)
+    return row
 
 
 RATING_HEIGHT, RATING_MARGIN = 120, 14

@@ -11,6 +11,7 @@ import itertools
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from functools import lru_cache
 
 from sqlalchemy import and_, func, null, select
 
@@ -20,6 +21,7 @@ from ..service import names as name_rules
 from .i18n import number, one_decimal, percent
 
 QUICK_PICKS = 24  # the people offered on New game: the usual table and then some
+MOST_ROWS_WRITTEN = 2048  # the season's rows kept written, a few hundred bytes each: the club's people, a few times
 GAMES_A_PAGE = 50  # of a person's games, newest first
 
 
@@ -267,6 +269,13 @@ def figure_text(record, column):
         return f"{number(finish.place)}/{number(finish.seated)} {sign}{number(abs(finish.margin))}"
     value = column_value(record, column)
     return "–" if value is None else number(value)
+
+
+@lru_cache(maxsize=MOST_ROWS_WRITTEN)
+def figure_texts(record, language):
+    """A record's figures in every column of the season's table but its name, as the page writes them in
+    ``language`` (the request's): each person's row written once for each of their figures and language."""
+    return tuple(figure_text(record, column) for column in COLUMNS if column != "name")
 
 
 def csv_cell(record, column):
