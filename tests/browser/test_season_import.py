@@ -49,7 +49,11 @@ def on_the_games_list(page, name):
     while not page.locator("ul.games li", has_text=name).count():
         older = page.get_by_role("link", name="Older games")
         assert older.count(), f"{name} is not on the games list"
+        href = older.get_attribute("href")
         older.click()
+        # A click returns once the next page is asked for, not once it is there: count() on a page still
+        # loading finds neither the game nor the link (CI saw it once).
+        page.wait_for_url(lambda url: url.endswith(href))
     return page.locator("ul.games li", has_text=name)
 
 
