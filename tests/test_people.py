@@ -424,6 +424,23 @@ def test_a_person_pages_kept_rows_follow_a_hand_a_rename_and_the_language(app, c
     assert "Vitória" in portuguese and "Won" not in portuguese
 
 
+def test_the_season_tables_kept_rows_follow_a_hand_a_rename_and_the_language(app, client):
+    game_id = create_game(client, SIX, target=100, name="Long one")
+    record_hand(client, game_id, [(5, 0), (4, 1), (5, 0), (4, 0), (4, 0), (4, 1)])
+    bo = person_id(app, "Bo")
+    client.get("/players")  # the rows are written and kept
+
+    record_hand(client, game_id, [(6, 0), (0, 0), (5, 0), (5, 0), (5, 1), (5, 1)])  # Bo stays on 17
+    post_form(client, f"/players/{bo}/rename", f"/players/{bo}", {"name": "Robert"})
+    english = table_rows(client.get("/players"))
+    portuguese = text_of(client.get("/players", headers={"Accept-Language": "pt"}))
+
+    assert "Robert" in english and "Bo " not in english
+    # Robert's row: rating, games, finished, wins, win rate, hands, points, points a hand (a hand of 17 and 0).
+    assert re.search(r"Robert [−\d.]+ 1 0 0 – 2 17 8\.5 ", english), english
+    assert re.search(r"Robert [−\d,]+ 1 0 0 – 2 17 8,5 ", portuguese), portuguese  # a decimal comma
+
+
 def test_a_person_page_that_does_not_exist_is_404(client):
     assert client.get("/players/999").status_code == 404
     assert client.get("/players/99999999999999").status_code == 404

@@ -132,8 +132,11 @@ def template_ngettext(singular, plural, count):
     return _catalog().ungettext(singular, plural, count)
 
 
-def number(value):
-    """A number written the way the reader's language writes it (each one formatted once a language)."""
+def number(value, locale=None):
+    """A number written the way the reader's language writes it (each one formatted once a language), or
+    ``locale``'s: a caller writing many numbers looks the reader's up once (``get_locale()``)."""
+    if locale is not None:
+        return _written(value, locale)
     written = g.setdefault("written_numbers", {})
     text = written.get(value)
     if text is None:
@@ -146,9 +149,10 @@ def _written(value, locale):
     return format_decimal(value, locale=locale)
 
 
-def one_decimal(value):
-    """A figure with one decimal, as the reader's language writes it ("9.2", "9,2"); a dash for none."""
-    return "–" if value is None else _one_decimal(value, str(get_locale()))
+def one_decimal(value, locale=None):
+    """A figure with one decimal, as the reader's language (or ``locale``) writes it ("9.2", "9,2"); a dash
+    for none."""
+    return "–" if value is None else _one_decimal(value, str(locale or get_locale()))
 
 
 @lru_cache(maxsize=4096)
@@ -156,9 +160,9 @@ def _one_decimal(value, language):
     return format_decimal(value, "#,##0.0", locale=language)
 
 
-def percent(value):
-    """A share as the reader's language writes a percentage ("67%", "67 %"); a dash for none."""
-    return "–" if value is None else _percent(float(value), str(get_locale()))
+def percent(value, locale=None):
+    """A share as the reader's language (or ``locale``) writes a percentage ("67%", "67 %"); a dash for none."""
+    return "–" if value is None else _percent(float(value), str(locale or get_locale()))
 
 
 @lru_cache(maxsize=4096)

@@ -64,8 +64,7 @@ def season_table():
     valid = form.validate()
     records = season(**form.filters) if valid else []
     column, descending = chosen_sort(request.args.get("sort"))
-    rows = [(record, figure_texts(record, str(get_locale())))
-            for record in sorted_records(records, column, descending)]
+    rows = [season_row(record) for record in sorted_records(records, column, descending)]
     return render_template("people/index.html", form=form, rows=rows, column=column, descending=descending,
                            columns=COLUMNS), 200 if valid else INVALID
 
@@ -245,6 +244,21 @@ class Bar:
     height: float
     label_y: float
     game: Played
+
+
+MOST_SEASON_ROWS = 2048  # the season's rows kept rendered, about 500 bytes each: the club's people, a few times
+
+
+def season_row(record):
+    """A person's row of the season's table (a ``Record``), rendered once for each of their records over the
+    games chosen and the language, and kept: after a hand, the rows of that game's players are rendered."""
+    rows = kept("season rows", MOST_SEASON_ROWS)
+    key = (record, str(get_locale()), request.script_root)  # the row links to the person
+    row = rows.get(key)
+    if row is None:
+        row = get_template_attribute("people/season_row.html", "row")(record, figure_texts(record))
+        rows.put(key, row)
+    return row
 
 
 MOST_GAME_ROWS = 5000  # a person's games kept rendered, about 600 bytes each: some 3 MB at most

@@ -7,13 +7,14 @@ whose figures are stale is scored from its hands first (the hands win). The
 people blueprint shows them; New game offers the quick picks.
 """
 
+import functools
 import itertools
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from functools import lru_cache
 
-from sqlalchemy import and_, func, null, select
+from flask_babel import get_locale
+from sqlalchemy import Integer, and_, bindparam, func, null, select
 
 from .. import rules, service
 from ..db.models import Game, GameFigures, Person, PersonFigures, Player, SeatFigures, db
@@ -21,7 +22,6 @@ from ..service import names as name_rules
 from .i18n import number, one_decimal, percent
 
 QUICK_PICKS = 24  # the people offered on New game: the usual table and then some
-MOST_ROWS_WRITTEN = 2048  # the season's rows kept written, a few hundred bytes each: the club's people, a few times
 GAMES_A_PAGE = 50  # of a person's games, newest first
 
 
@@ -125,18 +125,15 @@ def season(since=None, until=None, min_games=0, person_id=None):
     whole = since is None and until is None
     condition = counted(since, until)
     _fresh_figures(condition)
-    best, worst = (_finish_of(order, person=Person.id, condition=None if whole else condition)
-                   for order in (BEST_ORDER, WORST_ORDER))
     if whole:
         rated_again = service.ratings.rated_again_if_need_be()
-        query = (select(Person.id, Person.name, PersonFigures.mu, PersonFigures.sigma, best, worst,
-                        PersonFigures.games, *(getattr(PersonFigures, name) for name in FIGURE_NAMES))
-                 .join(Person, Person.id == PersonFigures.person_id)
-                 .where(PersonFigures.games >= max(min_games, 1)))
+        query, parameters = _whole_season(for_one=person_id is not None), {"least": max(min_games, 1)}
         if person_id is not None:
-            query = query.where(PersonFigures.person_id == person_id)
+            parameters["person_id"] = person_id
     else:
         rated_again = service.ratings.ratings_of(condition)
+        parameters = {}
+        best, worst = (_finish_of(order, person=Person.id, condition=condition) for order in (BEST_ORDER, WORST_ORDER))
         games = func.count().label("games")
         query = (select(Person.id, Person.name, null(), null(), best, worst, games,
                         *(func.sum(getattr(SeatFigures, name)) for name in FIGURE_NAMES))
@@ -146,11 +143,26 @@ def season(since=None, until=None, min_games=0, person_id=None):
         if person_id is not None:
             query = query.where(SeatFigures.person_id == person_id)
         query = query.group_by(Person.id, Person.name).having(games >= max(min_games, 1))
-    rows = db.session.execute(query).all()
+    rows = db.session.execute(query, parameters).all()
     finishes = _finishes({(row[0], game) for row in rows for game in row[4:6] if game is not None})
     return [Record(person, name, rules.Figures(*(int(value) for value in figures)), finishes.get((person, best)),
                    finishes.get((person, worst)), _rating(rated_again, person, mu, sigma))
             for person, name, mu, sigma, best, worst, *figures in rows]
+
+
+@functools.cache
+def _whole_season(for_one):
+    """The whole season's statement (each person's kept figures and rating, with the ids of their best and
+    worst game), bound to ``least`` games and, ``for_one`` person, to ``person_id``: made once a process, as
+    every page of the season and each person's page reads it."""
+    best, worst = (_finish_of(order, person=Person.id, condition=None) for order in (BEST_ORDER, WORST_ORDER))
+    query = (select(Person.id, Person.name, PersonFigures.mu, PersonFigures.sigma, best, worst,
+                    PersonFigures.games, *(getattr(PersonFigures, name) for name in FIGURE_NAMES))
+             .join(Person, Person.id == PersonFigures.person_id)
+             .where(PersonFigures.games >= bindparam("least")))
+    if for_one:
+        query = query.where(PersonFigures.person_id == bindparam("person_id"))
+    return query
 
 
 FIGURE_NAMES = service.figures.SUMMED  # ``rules.Figures`` after ``games``, in its order
@@ -174,13 +186,15 @@ def _finishes(pairs):
     """The ``Finish`` of each ``(person, game)`` of ``pairs``: one statement (by game, each a few rows)."""
     if not pairs:
         return {}
-    rows = db.session.execute(
-        select(SeatFigures.person_id, SeatFigures.game_id, SeatFigures.place, SeatFigures.seated, SeatFigures.margin,
-               SeatFigures.total, Game.name)
-        .join(Game, Game.id == SeatFigures.game_id)
-        .where(SeatFigures.game_id.in_({game for _person, game in pairs})))
-    return {(row.person_id, row.game_id): Finish(row.place, row.seated, row.margin, row.game_id, row.name, row.total)
-            for row in rows if (row.person_id, row.game_id) in pairs}
+    rows = db.session.execute(_FINISHES, {"games": sorted({game for _person, game in pairs})})
+    return {(person, game): Finish(place, seated, margin, game, name, total)
+            for person, game, place, seated, margin, total, name in rows if (person, game) in pairs}
+
+
+_FINISHES = (select(SeatFigures.person_id, SeatFigures.game_id, SeatFigures.place, SeatFigures.seated,
+                    SeatFigures.margin, SeatFigures.total, Game.name)
+             .join(Game, Game.id == SeatFigures.game_id)
+             .where(SeatFigures.game_id.in_(bindparam("games", expanding=True))))
 
 
 def _rating(rated_again, person, mu, sigma):
@@ -193,19 +207,26 @@ def _rating(rated_again, person, mu, sigma):
 def played(person_id, page=1):
     """``person_id``'s counted games as ``Played``, newest first: page ``page`` of ``GAMES_A_PAGE``, and whether
     an older page follows. One statement, reading the figures ``season`` made fresh for them."""
-    query = (select(Game.id, Game.name, Game.played_on, Player.name.label("player"), GameFigures.roster,
-                    GameFigures.hands.label("game_hands"), SeatFigures.total, SeatFigures.place,
-                    SeatFigures.mu, SeatFigures.sigma, *(getattr(SeatFigures, name) for name in FIGURE_NAMES))
-             .join(Player, and_(Player.game_id == SeatFigures.game_id, Player.seat == SeatFigures.seat))
-             .join(Game, and_(Game.id == SeatFigures.game_id, Game.revision == SeatFigures.revision))
-             .join(GameFigures, GameFigures.game_id == SeatFigures.game_id)
-             .where(SeatFigures.person_id == person_id, SeatFigures.counted)
-             .order_by(Game.played_on.desc(), Game.id.desc()).limit(GAMES_A_PAGE + 1).offset((page - 1) * GAMES_A_PAGE))
+    rows = db.session.execute(_played_statement(), {"person_id": person_id, "skipped": (page - 1) * GAMES_A_PAGE})
     games = [Played(row.id, row.name, row.played_on, row.player, rules.Figures(1, *row[-len(FIGURE_NAMES):]),
                     row.total, row.place, row.roster, row.game_hands,
                     None if row.mu is None else service.ratings.Rating(row.mu, row.sigma))
-             for row in db.session.execute(query)]
+             for row in rows]
     return tuple(games[:GAMES_A_PAGE]), len(games) > GAMES_A_PAGE
+
+
+@functools.cache
+def _played_statement():
+    """``played``'s statement, bound to ``person_id`` and the games ``skipped``: made once a process."""
+    return (select(Game.id, Game.name, Game.played_on, Player.name.label("player"), GameFigures.roster,
+                   GameFigures.hands.label("game_hands"), SeatFigures.total, SeatFigures.place,
+                   SeatFigures.mu, SeatFigures.sigma, *(getattr(SeatFigures, name) for name in FIGURE_NAMES))
+            .join(Player, and_(Player.game_id == SeatFigures.game_id, Player.seat == SeatFigures.seat))
+            .join(Game, and_(Game.id == SeatFigures.game_id, Game.revision == SeatFigures.revision))
+            .join(GameFigures, GameFigures.game_id == SeatFigures.game_id)
+            .where(SeatFigures.person_id == bindparam("person_id"), SeatFigures.counted)
+            .order_by(Game.played_on.desc(), Game.id.desc())
+            .limit(GAMES_A_PAGE + 1).offset(bindparam("skipped", type_=Integer)))
 
 
 # --- Sorting the season's table ------------------------------------------------------
@@ -251,31 +272,31 @@ def column_value(record, column):
     return getattr(record.figures, column)
 
 
-def figure_text(record, column):
-    """A record's figure in ``column`` as the page writes it: in the reader's digits, a dash for none; a game
-    as its place among the players at its end and its margin ("1/8 +12")."""
+def figure_text(record, column, locale=None):
+    """A record's figure in ``column`` as the page writes it: in the reader's digits (or ``locale``'s), a dash
+    for none; a game as its place among the players at its end and its margin ("1/8 +12")."""
     if column == "points_per_hand":
-        return one_decimal(record.figures.points_per_hand)
+        return one_decimal(record.figures.points_per_hand, locale)
     if column == "rating":
-        return one_decimal(record.rating.rounded(record.rating.shown, 1))
+        return one_decimal(record.rating.rounded(record.rating.shown, 1), locale)
     if column == "win_rate":
-        rate = record.figures.win_rate
-        return percent(rate)
+        return percent(record.figures.win_rate, locale)
     if column in ("best", "worst"):
         finish = record.best_finish if column == "best" else record.worst_finish
         if finish is None:
             return "–"
         sign = "+" if finish.margin > 0 else ("−" if finish.margin < 0 else "±")
-        return f"{number(finish.place)}/{number(finish.seated)} {sign}{number(abs(finish.margin))}"
+        place, seated, margin = (number(value, locale) for value in (finish.place, finish.seated, abs(finish.margin)))
+        return f"{place}/{seated} {sign}{margin}"
     value = column_value(record, column)
-    return "–" if value is None else number(value)
+    return "–" if value is None else number(value, locale)
 
 
-@lru_cache(maxsize=MOST_ROWS_WRITTEN)
-def figure_texts(record, language):
-    """A record's figures in every column of the season's table but its name, as the page writes them in
-    ``language`` (the request's): each person's row written once for each of their figures and language."""
-    return tuple(figure_text(record, column) for column in COLUMNS if column != "name")
+def figure_texts(record):
+    """A record's figures in every column of the season's table but its name, as the page writes them in the
+    request's language (looked up once)."""
+    locale = get_locale()
+    return tuple(figure_text(record, column, locale) for column in COLUMNS if column != "name")
 
 
 def csv_cell(record, column):
