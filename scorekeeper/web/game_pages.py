@@ -1,15 +1,14 @@
 """A game's pages as several blueprints render them: the table view (the scorer's and the read-only one),
 the table display, and the trail with its Undo buttons."""
 
-from flask import get_template_attribute, render_template
-from flask_babel import get_locale
+from flask import render_template
 
 from .. import service
 from ..db.models import read_trail, record_of_facts
 from .chart import score_chart
 from .explain import trail_entry, trail_now, why_not_undoable
 from .forms import ConfirmForm
-from .rendered import kept, load_kept_game
+from .rendered import kept_row, load_kept_game
 from .serving import reachable_by_others, shared_url, watch_url
 
 RECENT_HANDS = 10  # hands in the table view's history; all of them one tap away
@@ -60,13 +59,8 @@ def history_row(game, summary, columns, readonly):
     """One hand's row of the history table, rendered once for each hand, reader and language, and kept: a
     page after a new hand renders that hand's row and joins the others."""
     has_tricks = game.hands[summary.number - 1].has_tricks
-    key = (game.id, game.scorer_key, summary, has_tricks, columns, game.names, readonly, str(get_locale()))
-    rows = kept("rows", MOST_ROWS)
-    row = rows.get(key)
-    if row is None:
-        row = get_template_attribute("games/history_row.html", "row")(game, summary, columns, readonly, has_tricks)
-        rows.put(key, row)
-    return row
+    return kept_row("rows", MOST_ROWS, (game.id, game.scorer_key, summary, has_tricks, columns, game.names, readonly),
+                    "games/history_row.html", lambda: (game, summary, columns, readonly, has_tricks))
 
 
 def display_page(game_id):

@@ -6,19 +6,7 @@ changes to people (rename, merge, undo) go through the service.
 
 from dataclasses import dataclass
 
-from flask import (
-    Blueprint,
-    Response,
-    abort,
-    flash,
-    get_template_attribute,
-    jsonify,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
-from flask_babel import get_locale
+from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
 
 from .. import service
@@ -32,7 +20,7 @@ from .access import device_name, is_secretary, require_secretary
 from .explain import describe, people_changed_meanwhile
 from .forms import MergeForm, RenameForm, SeasonForm, UndoMergeForm, whole_number
 from .i18n import _
-from .rendered import kept
+from .rendered import kept_row
 from .responses import CONFLICT, INVALID, chosen
 from .season import (
     COLUMNS,
@@ -252,13 +240,8 @@ MOST_SEASON_ROWS = 2048  # the season's rows kept rendered, about 500 bytes each
 def season_row(record):
     """A person's row of the season's table (a ``Record``), rendered once for each of their records over the
     games chosen and the language, and kept: after a hand, the rows of that game's players are rendered."""
-    rows = kept("season rows", MOST_SEASON_ROWS)
-    key = (record, str(get_locale()), request.script_root)  # the row links to the person
-    row = rows.get(key)
-    if row is None:
-        row = get_template_attribute("people/season_row.html", "row")(record, figure_texts(record))
-        rows.put(key, row)
-    return row
+    return kept_row("season rows", MOST_SEASON_ROWS, (record,), "people/season_row.html",
+                    lambda: (record, figure_texts(record)))
 
 
 MOST_GAME_ROWS = 5000  # a person's games kept rendered, about 600 bytes each: some 3 MB at most
@@ -267,13 +250,8 @@ MOST_GAME_ROWS = 5000  # a person's games kept rendered, about 600 bytes each: s
 def game_row(game, person_name):
     """One game of a person's page (a ``Played``), rendered once for each game as they played it, the name
     they are shown by and the language, and kept: a page of 50 games after a hand renders that one game."""
-    rows = kept("person rows", MOST_GAME_ROWS)
-    key = (game, person_name, str(get_locale()), request.script_root)  # the row links to the game
-    row = rows.get(key)
-    if row is None:
-        row = get_template_attribute("people/game_row.html", "row")(game, person_name)
-        rows.put(key, row)
-    return row
+    return kept_row("person rows", MOST_GAME_ROWS, (game, person_name), "people/game_row.html",
+                    lambda: (game, person_name))
 
 
 RATING_HEIGHT, RATING_MARGIN = 120, 14

@@ -22,7 +22,7 @@ import time
 import zlib
 from dataclasses import dataclass
 
-from flask import Response, abort, after_this_request, current_app, request, session
+from flask import Response, abort, after_this_request, current_app, get_template_attribute, request, session
 from flask_babel import get_locale
 from sqlalchemy import bindparam, select
 
@@ -94,6 +94,20 @@ def kept(name, most):
     if found is None:
         found = current_app.extensions.setdefault(f"scorekeeper.{name}", Kept(most))
     return found
+
+
+def kept_row(name, most, key, template, arguments):
+    """A row a page repeats (a hand of the history, a person's game, a person's row of the season's table):
+    the ``row`` macro of ``template`` called with ``arguments()``, rendered once for each ``key`` (all the row
+    shows), the reader's language and the root its links are built from, and kept in the ``Kept`` map
+    ``name`` (at most ``most`` rows). A page that changed renders only the rows whose key is new."""
+    rows = kept(name, most)
+    key = (*key, str(get_locale()), request.script_root)
+    row = rows.get(key)
+    if row is None:
+        row = get_template_attribute(template, "row")(*arguments())
+        rows.put(key, row)
+    return row
 
 
 def game_page(game_id, render, readonly=False):
