@@ -239,8 +239,7 @@ def derived_figures(game_ids=None):
 
     query = select(Game) if game_ids is None else select(Game).where(Game.id.in_(game_ids))
     for game in db.session.execute(query).scalars().all():
-        service.figures.keep(game.id, game.revision, game.scoreboard(), list(game.names), list(game.people),
-                             game.voided_at is None)
+        service.figures.keep(game.id, game.revision, game.scoreboard(), list(game.names), game.voided_at is None)
     derived = kept_figures(game_ids)
     db.session.rollback()
     return derived

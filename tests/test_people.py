@@ -10,8 +10,10 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from sqlalchemy import select, update
 
+from scorekeeper import create_app, service
 from scorekeeper.db.models import Game, Person, PersonChange, PersonName, Player, db
 
+from .conftest import close
 from .tabletop import (
     ELEVEN,
     SIX,
@@ -566,3 +568,30 @@ def test_two_tables_starting_games_with_one_new_name_at_once_both_start_and_shar
     season = {player["name"]: player["games"] for player in app.test_client().get("/stats.json").get_json()["players"]}
     assert outcomes == [["started", "started"]] * rounds
     assert all(season[f"Newcomer {number}"] == 2 for number in range(rounds))
+
+
+# --- What a process keeps of a game follows a merge (issue 33) ------------------------------------------
+
+
+def test_a_hand_after_a_merge_counts_for_the_person_merged_into_in_every_process(app, client, database_uri):
+    table_app = create_app({"TESTING": True, "SECRET_KEY": "test secret key", "SQLALCHEMY_DATABASE_URI": database_uri})
+    table = table_app.test_client()
+    game = create_game(table, ["Anna", *SIX[1:]])
+    record_hand(table, game, FLAT)
+    table.get(f"/games/{game}")  # the table's process keeps the game, with who its players were
+    create_game(client, ["Ana", "Zoe", "Yan", "Xu", "Wes", "Val"])
+    ana, anna = person_id(app, "Ana"), person_id(app, "Anna")
+
+    merged = post_form(client, f"/players/{ana}/merge", f"/players/{ana}", {"other": str(anna)})
+    record_hand(table, game, FLAT)  # in the process that kept the game from before the merge
+
+    try:
+        assert merged.status_code == 302
+        together = stats(client)
+        assert "Anna" not in together and together["Ana"]["games"] == 2 and together["Ana"]["hands"] == 2
+        with table_app.app_context():
+            assert service.figures.check() == []
+        checked = app.test_cli_runner().invoke(args=["refigure", "--check"])
+        assert checked.exit_code == 0 and "Every kept figure is what the hands say." in checked.output
+    finally:
+        close(table_app)

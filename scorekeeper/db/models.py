@@ -176,11 +176,6 @@ class Game(db.Model, Scored):
         return [player.name for player in self.players]
 
     @property
-    def people(self):
-        """The person of each player, by roster number."""
-        return [player.person_id for player in self.players]
-
-    @property
     def trick_log(self):
         """The log of the hand being played trick by trick now, if any."""
         return next((log for log in self.trick_logs if log.hand_id is None and log.hand is None), None)
@@ -660,8 +655,7 @@ class ShownGame(Scored):
     passing: str
     cards_passed: int
     jack_of_diamonds: int
-    names: tuple[str, ...]
-    people: tuple[int | None, ...]  # the person of each player, by roster number
+    names: tuple[str, ...]  # what a game keeps of its players: not their people, which a merge changes
     hands: tuple[ShownHand, ...]
     seat_changes: tuple["ShownSeatChange", ...] = ()
     open_log_facts: tuple | None = None  # as ``Game.open_log_facts``
@@ -697,8 +691,7 @@ def read_shown_game(game_id):
     seat_changes = _seat_changes_text(game_id)
     seated = db.session.execute(
         select(*(getattr(Game, column) for column in _SHOWN_GAME_COLUMNS),
-               seat_changes.c.seat_changes, *_open_log_columns(), Player.name.label("player"),
-               Player.person_id.label("person"))
+               seat_changes.c.seat_changes, *_open_log_columns(), Player.name.label("player"))
         .join(Player, Player.game_id == Game.id)
         .outerjoin(seat_changes, true())
         .where(Game.id == game_id)
@@ -723,8 +716,7 @@ def read_shown_game(game_id):
     log = (None if head["log_id"] is None
            else (head["log_id"], head["log_tricks"], head["log_kitty"], head["log_last_trick"]))
     return ShownGame(**{column: head[column] for column in _SHOWN_GAME_COLUMNS},
-                     names=tuple(row.player for row in seated), people=tuple(row.person for row in seated),
-                     hands=tuple(hands),
+                     names=tuple(row.player for row in seated), hands=tuple(hands),
                      seat_changes=_read_seat_changes_text(head["seat_changes"]), open_log_facts=log)
 
 

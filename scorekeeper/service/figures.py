@@ -22,13 +22,14 @@ import itertools
 import json
 from dataclasses import dataclass
 
-from sqlalchemy import and_, bindparam, delete, func, insert, select, update
+from sqlalchemy import and_, bindparam, delete, exists, func, insert, null, select, union_all, update
 
 from .. import rules
 from ..db.models import (
     FIGURE_COLUMNS,
     HOUSE_RULE_COLUMNS,
     UNCOLLECTED_COLUMNS,
+    Club,
     Game,
     GameFigures,
     Hand,
@@ -59,25 +60,28 @@ def list_facts(board, names):
     }
 
 
-def keep(game_id, revision, board, names, people, counted, figures=None):
+def keep(game_id, revision, board, names, counted, figures=None):
     """Write game ``game_id``'s figures of ``revision`` from ``board``, inside the write's transaction, and
     follow them in its people's figures and the club's ratings.
 
-    ``names`` and ``people`` are its roster's names and person ids; ``counted`` whether the season counts it
-    (not voided); ``figures`` each player's ``rules.Figures`` if the caller tallied them already
-    (``rules.game_figures``), else they are tallied here. The caller holds the game (its claim): the
-    figures it replaces stay as read here until the commit. A few statements, whatever the game's length.
-    Returns the people whose figures it changed (the players' of the figures replaced, and of the new).
+    ``names`` are its roster's names; ``counted`` whether the season counts it (not voided); ``figures``
+    each player's ``rules.Figures`` if the caller tallied them already (``rules.game_figures``), else they
+    are tallied here. The caller holds the game (its claim): the figures it replaces stay as read here
+    until the commit. The person of each player is read here too, inside the transaction and after the
+    claim, never from what a process kept of the game: a merge changes a player's person without moving the
+    game's revision, and holds the game while it does (``people.merge_people``), so a write after it reads
+    the person it left. A few statements, whatever the game's length. Returns the people whose figures it
+    changed (the players' of the figures replaced, and of the new).
     """
     figures = rules.game_figures(board) if figures is None else figures
-    before = {row.seat: row._mapping for row in db.session.execute(_SEATS_OF, {"game": game_id})}
-    rows = [{"game_id": game_id, "seat": seat, "revision": revision, "person_id": people[seat], "counted": counted,
-             **_counts(figures[seat]), "total": board.totals[seat], **_finish(finish)}
-            for seat, finish in enumerate(rules.finishes(board))]
-    _upsert(GameFigures, [{
-        "game_id": game_id, "revision": revision, "roster": board.players, "hands": len(board.hands),
-        "over": board.over, "next_hand": None if board.next_hand is None else board.next_hand.number,
-        "facts": json.dumps(list_facts(board, names), ensure_ascii=False)}], ["game_id"])
+    before, people = {}, {}
+    for row in db.session.execute(_SEATS_AND_PEOPLE, {"game": game_id}):
+        if row.roster_seat is not None:
+            people[row.roster_seat] = row.person_now
+        if row.seat is not None:
+            before[row.seat] = row._mapping
+    rows = _seat_rows(game_id, revision, board, people, counted, figures)
+    _upsert(GameFigures, [_game_row(game_id, revision, board, names)], ["game_id"])
     _add_to_people(before.values(), rows)
     _follow_ratings(game_id, before, rows)
     _upsert(SeatFigures, rows, ["game_id", "seat"])
@@ -87,7 +91,37 @@ def keep(game_id, revision, board, names, people, counted, figures=None):
     return {row["person_id"] for row in (*before.values(), *rows)} - {None}
 
 
-_SEATS_OF = select(SeatFigures.__table__).where(SeatFigures.game_id == bindparam("game"))
+def _game_row(game_id, revision, board, names):
+    """The ``GameFigures`` row of a game at ``revision`` derived from its ``board``."""
+    return {"game_id": game_id, "revision": revision, "roster": board.players, "hands": len(board.hands),
+            "over": board.over, "next_hand": None if board.next_hand is None else board.next_hand.number,
+            "facts": json.dumps(list_facts(board, names), ensure_ascii=False)}
+
+
+def _seat_rows(game_id, revision, board, people, counted, figures):
+    """The ``SeatFigures`` rows of a game at ``revision`` derived from its ``board`` and its players' tallied
+    ``figures`` (without ratings), ``people`` being ``{roster number: person id}``."""
+    return [{"game_id": game_id, "seat": seat, "revision": revision, "person_id": people.get(seat),
+             "counted": counted, **_counts(figures[seat]), "total": board.totals[seat], **_finish(finish)}
+            for seat, finish in enumerate(rules.finishes(board))]
+
+
+def _seats_and_people():
+    """Each player of a game with the seat figures kept of them (the person they are now, as ``roster_seat``
+    and ``person_now``), and the seat figures of a roster number the game no longer has (a join undone):
+    one statement."""
+    seats = SeatFigures.__table__
+    players = (select(Player.seat.label("roster_seat"), Player.person_id.label("person_now"), *seats.c)
+               .select_from(Player)
+               .outerjoin(seats, and_(seats.c.game_id == Player.game_id, seats.c.seat == Player.seat))
+               .where(Player.game_id == bindparam("game")))
+    no_player = (select(null().label("roster_seat"), null().label("person_now"), *seats.c)
+                 .where(seats.c.game_id == bindparam("game"),
+                        ~exists().where(Player.game_id == seats.c.game_id, Player.seat == seats.c.seat)))
+    return union_all(players, no_player)
+
+
+_SEATS_AND_PEOPLE = _seats_and_people()
 SUMMED = FIGURE_COLUMNS  # what a person's figures add up of their players
 
 
@@ -282,7 +316,7 @@ def refresh(game_ids):
                 people = set()
                 for game_id, game in batch.items():
                     if db.session.execute(_HOLD, {"game": game_id, "revision": game.revision}).rowcount:
-                        people |= keep(game_id, game.revision, game.board, game.names, game.people, game.counted)
+                        people |= keep(game_id, game.revision, game.board, game.names, game.counted)
                 # Stale figures may be wrong figures: their people are added up again from the fresh ones.
                 refigure_people(people)
         except Conflict:
@@ -317,7 +351,6 @@ class _Scored:
     revision: int
     board: rules.Scoreboard
     names: list
-    people: list
     counted: bool
 
 
@@ -327,12 +360,11 @@ def _scored(game_ids):
     heads = db.session.execute(
         select(Game.id, Game.revision, Game.voided_at, Game.target, Game.first_dealer, *HOUSE_RULE_COLUMNS)
         .where(Game.id.in_(game_ids))).all()
-    names, people = {}, {}
-    for game_id, name, person in db.session.execute(
-            select(Player.game_id, Player.name, Player.person_id).where(Player.game_id.in_(game_ids))
+    names = {}
+    for game_id, name in db.session.execute(
+            select(Player.game_id, Player.name).where(Player.game_id.in_(game_ids))
             .order_by(Player.game_id, Player.seat)):
         names.setdefault(game_id, []).append(name)
-        people.setdefault(game_id, []).append(person)
     takings = db.session.execute(
         select(Hand.game_id, Hand.number, Hand.moon, *UNCOLLECTED_COLUMNS, Taking.hearts, Taking.marias, Taking.jacks)
         .join(Taking, Taking.hand_id == Hand.id).where(Hand.game_id.in_(game_ids))
@@ -351,5 +383,108 @@ def _scored(game_ids):
         roster, made = names.get(head.id, []), seat_changes.get(head.id, [])
         board = rules.score_game(rules.starting_players(len(roster), made), head.first_dealer, head.target,
                                  records.get(head.id, []), variant_of_row(head), made)
-        scored[head.id] = _Scored(head.revision, board, roster, people.get(head.id, []), head.voided_at is None)
+        scored[head.id] = _Scored(head.revision, board, roster, head.voided_at is None)
     return scored
+
+
+RATING_TOLERANCE = 1e-9  # a rating kept and one worked out afresh are the same sums in the same order
+
+
+def check():
+    """Every kept figure compared with a fresh derivation from the hands, writing nothing (the command
+    ``flask refigure --check``): one line for each difference, none when every kept figure is what the
+    hands say now. Compared: each game's figures and each player's (their person as the players say now,
+    whether the game counts), each person's sums, and, where the kept ratings say they are up to date, every
+    rating after every game and each person's now."""
+    game_ids = db.session.execute(select(Game.id).order_by(Game.id)).scalars().all()
+    people = {}
+    for game_id, seat, person in db.session.execute(select(Player.game_id, Player.seat, Player.person_id)):
+        people.setdefault(game_id, {})[seat] = person
+    games, seats = {}, {}
+    for start in range(0, len(game_ids), SCORED_AT_ONCE):
+        for game_id, game in _scored(game_ids[start:start + SCORED_AT_ONCE]).items():
+            games[game_id] = _game_row(game_id, game.revision, game.board, game.names)
+            for row in _seat_rows(game_id, game.revision, game.board, people.get(game_id, {}), game.counted,
+                                  rules.game_figures(game.board)):
+                seats[(game_id, row["seat"])] = row
+    differences = [*_compared("game", games, _kept(GameFigures, ("game_id",)), ignored=()),
+                   *_compared("player", seats, _kept(SeatFigures, ("game_id", "seat")), ignored=("mu", "sigma"))]
+    sums = {}
+    for row in seats.values():
+        if row["counted"] and row["person_id"] is not None:
+            person = sums.setdefault(row["person_id"], dict.fromkeys(("games", *SUMMED), 0))
+            person["games"] += 1
+            for name in SUMMED:
+                person[name] += row[name]
+    kept_people = _kept(PersonFigures, ("person_id",))
+    nobody = dict.fromkeys(("games", *SUMMED), 0)
+    for person in sorted(set(sums) | set(kept_people)):
+        derived = sums.get(person, nobody)
+        kept = {name: kept_people.get(person, nobody)[name] for name in derived}
+        if kept != derived:
+            differences.append(f"person {person}: kept {_differing(kept, derived)}")
+    return differences + _ratings_checked(games, seats, kept_people)
+
+
+def _kept(model, keys):
+    """Every row of ``model`` as a dict, by its ``keys``."""
+    return {tuple(row[key] for key in keys) if len(keys) > 1 else row[keys[0]]: dict(row)
+            for row in db.session.execute(select(model.__table__)).mappings()}
+
+
+def _compared(what, derived, kept, ignored):
+    """Lines for each row of ``derived`` (rows by key) that ``kept`` lacks or holds otherwise, and each kept row
+    of no derived one; ``ignored`` columns are not compared."""
+    lines = []
+    for key in sorted(set(derived) | set(kept), key=repr):
+        if key not in kept:
+            lines.append(f"{what} {key}: not kept")
+        elif key not in derived:
+            lines.append(f"{what} {key}: kept, of no {what} the hands have")
+        else:
+            row, found = derived[key], {name: kept[key][name] for name in derived[key] if name not in ignored}
+            if what == "game":
+                row, found = {**row, "facts": json.loads(row["facts"])}, {**found, "facts": json.loads(found["facts"])}
+            row = {name: value for name, value in row.items() if name not in ignored}
+            if found != row:
+                lines.append(f"{what} {key}: kept {_differing(found, row)}")
+    return lines
+
+
+def _differing(kept, derived):
+    return ", ".join(f"{name} {kept[name]!r} (the hands say {derived[name]!r})"
+                     for name in derived if kept[name] != derived[name])
+
+
+def _ratings_checked(games, seats, kept_people):
+    """Lines for each rating kept otherwise than the games rated afresh in the order played give it, when the
+    kept ratings say they have reached every change (else they are worked out again when next read)."""
+    version, done = db.session.execute(
+        select(Club.ratings_version, Club.rated_version).where(Club.id == ratings.CLUB)).one()
+    if done < version:
+        return []
+    order = {game_id: index for index, game_id in enumerate(db.session.execute(
+        select(Game.id).where(Game.voided_at.is_(None)).order_by(Game.played_on, Game.id)).scalars())}
+    results = []
+    for game_id in sorted(order, key=order.get):
+        table = [(seat, row["person_id"], row["place"]) for (game, seat), row in sorted(seats.items())
+                 if game == game_id and row["place"] is not None and row["person_id"] is not None]
+        if table and games[game_id]["over"]:
+            results.append((game_id, table))
+    now, after_game = ratings.rate_in_order(results)
+    kept_seats = _kept(SeatFigures, ("game_id", "seat"))
+    lines = []
+    for key, row in sorted(kept_seats.items()):
+        lines += _rating_lines(f"player {key}", (row["mu"], row["sigma"]), after_game.get(key))
+    for person, row in sorted(kept_people.items()):
+        lines += _rating_lines(f"person {person}", (row["mu"], row["sigma"]), now.get(person))
+    return lines
+
+
+def _rating_lines(what, kept, derived):
+    derived = (None, None) if derived is None else (derived.mu, derived.sigma)
+    if None in kept or None in derived:
+        return [] if kept == derived else [f"{what}: rating kept {kept}, the hands say {derived}"]
+    if all(abs(a - b) <= RATING_TOLERANCE for a, b in zip(kept, derived)):
+        return []
+    return [f"{what}: rating kept {kept}, the hands say {derived}"]

@@ -177,7 +177,7 @@ def _insert_game(checked):
     db.session.execute(insert(Player), [
         {"game_id": game.id, "seat": seat, "name": name, "person_id": person}
         for seat, (name, person) in enumerate(zip(facts.names, people))])
-    figures.keep(game.id, game.revision, checked.board, facts.names, people, True)
+    figures.keep(game.id, game.revision, checked.board, facts.names, True)
     if facts.seat_changes:
         db.session.execute(insert(SeatChange), [
             {"game_id": game.id, **seat_change_columns(change)} for change in facts.seat_changes])

@@ -17,7 +17,7 @@ from . import figures
 from .errors import Conflict, PeopleRefused
 from .names import key as name_key
 from .names import refuse_repeats
-from .writing import inserted, update_one, writing
+from .writing import hold_games, inserted, update_one, writing
 
 
 def people_of(names):
@@ -91,6 +91,7 @@ def merge_people(person, other, device=None):
         shared = db.session.execute(both).scalar()
         if shared is not None:
             raise PeopleRefused("played_together", name=other_name, game=db.session.get(Game, shared))
+        hold_games(Player.person_id == other_id)  # their writes wait: each reads the person this merge leaves
         players = _moved(Player, Player.id, Player.person_id == other_id, person_id)
         spellings = _moved(PersonName, PersonName.key, PersonName.person_id == other_id, person_id)
         latest = db.session.execute(select(func.max(Player.id))).scalar()
@@ -121,6 +122,7 @@ def undo_merge(change, device=None):
                                                  Player.id > (facts["latest_player"] or 0))).all()
                         if name_key(name) in spellings}
         later = list(latest_names)
+        hold_games(Player.id.in_(facts["players"] + later) & (Player.person_id == survivor_id))
         players = _moved(Player, Player.id, Player.id.in_(facts["players"] + later) & (
             Player.person_id == survivor_id), merged_id)
         figures.refigure_people([survivor_id, merged_id])

@@ -8,11 +8,11 @@ the web, and reads nothing back after its commit.
 import functools
 from contextlib import contextmanager
 
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..db.models import Game, db
+from ..db.models import Game, Player, db
 from . import figures as kept_figures
 from .errors import Conflict
 
@@ -34,7 +34,7 @@ def writing(game=None, based_on=None, creating=False, board=None, same_figures=F
     players' ``figures`` if the caller tallied them. A write that changes nothing derived
     (``same_figures``) moves the figures on; any other leaves them stale, for the hands to derive.
     ``game`` is a ``Game`` or a ``ShownGame``: anything with its ``id``, its roster's ``names`` and
-    ``people``, and ``voided_at``;
+    ``voided_at`` (the players' people are read inside the transaction);
     ``claiming`` other columns of the game's row that the claim sets with its revision (a new hand's key).
 
     Without a ``game`` (a new one, an import, a restore, a change to the
@@ -53,8 +53,7 @@ def writing(game=None, based_on=None, creating=False, board=None, same_figures=F
         yield
         db.session.flush()
         if game_id is not None and board is not None:
-            kept_figures.keep(game_id, based_on + 1, board, list(game.names), list(game.people),
-                              game.voided_at is None, figures)
+            kept_figures.keep(game_id, based_on + 1, board, list(game.names), game.voided_at is None, figures)
         elif game_id is not None and same_figures:
             kept_figures.move_on(game_id, based_on + 1)
         _commit(keep_what_was_written=creating)
@@ -102,6 +101,16 @@ def _claim_statement(columns):
     """The UPDATE of ``claim`` that also sets ``columns``, made once a process."""
     return (update(Game).where(Game.id == bindparam("game_id"), Game.revision == bindparam("based_on"))
             .values(revision=Game.revision + 1, **{column: bindparam(column) for column in columns}))
+
+
+def hold_games(players):
+    """Hold every game with a player meeting ``players`` (a condition on ``Player``) as a write's claim holds
+    its game (locked on PostgreSQL; SQLite has one writer), without moving its revision: a change to who
+    the players are (a merge, its undo) and a write to one of those games queue, so the write reads the
+    people the change left (``figures.keep``), and no scorer's form is refused for it."""
+    games = select(Player.game_id).where(players).scalar_subquery()
+    db.session.execute(update(Game).where(Game.id.in_(games)).values(revision=Game.revision),
+                       execution_options={"synchronize_session": False})
 
 
 def update_one(statement):

@@ -571,11 +571,23 @@ def club_link_command(new_key, port):
 
 
 @click.command("refigure")
+@click.option("--check", "only_check", is_flag=True,
+              help="Only compare the kept figures with the hands, writing nothing: exit 1 if any differs.")
 @with_appcontext
 @needs_database
-def refigure_command():
-    """Derive every game's kept figures afresh from its hands (after an upgrade, or to check)."""
-    click.echo(f"{service.figures.refigure()} games' figures derived from their hands.")
+def refigure_command(only_check):
+    """Derive every game's kept figures afresh from its hands (after an upgrade), or check them."""
+    if not only_check:
+        click.echo(f"{service.figures.refigure()} games' figures derived from their hands.")
+        return
+    differences = service.figures.check()
+    for line in differences:
+        click.echo(line)
+    if differences:
+        click.echo(f"{len(differences)} kept figures differ from what the hands say: "
+                   "`refigure` derives them afresh.")
+        raise SystemExit(1)
+    click.echo("Every kept figure is what the hands say.")
 
 
 def init_app(app):
