@@ -7,7 +7,7 @@ import random
 from sqlalchemy import select, update
 
 from scorekeeper import rules
-from scorekeeper.db.models import GameFigures, SeatFigures, db
+from scorekeeper.db.models import GameFigures, PersonFigures, SeatFigures, db
 
 from .tabletop import (
     ELEVEN,
@@ -87,3 +87,28 @@ def test_stale_figures_give_way_to_the_hands_and_the_command_writes_every_games_
     result = runner.invoke(args=["refigure"])
     assert result.exit_code == 0 and "1 games' figures derived from their hands" in result.output
     assert_fresh(app)
+
+
+def test_refigure_check_names_each_kept_figure_the_hands_do_not_say_and_writes_nothing(app, client, runner):
+    played = create_game(client, SIX, name="Played", target=60)
+    for _hand in range(4):
+        record_hand(client, played, SPREAD)
+    clean = runner.invoke(args=["refigure", "--check"])
+    with app.app_context():
+        db.session.execute(update(SeatFigures).where(SeatFigures.seat == 2).values(points=999))
+        db.session.execute(update(GameFigures).values(hands=3))
+        person = db.session.execute(select(SeatFigures.person_id).where(SeatFigures.seat == 4)).scalar_one()
+        db.session.execute(update(PersonFigures).where(PersonFigures.person_id == person).values(hearts=1))
+        db.session.commit()
+
+    checked = runner.invoke(args=["refigure", "--check"])
+    again = runner.invoke(args=["refigure", "--check"])
+
+    assert clean.exit_code == 0 and "Every kept figure is what the hands say." in clean.output
+    assert checked.exit_code == 1
+    assert f"player ({played}, 2): kept points 999 (the hands say 16)" in checked.output
+    assert f"game {played}: kept hands 3 (the hands say 4)" in checked.output
+    assert f"person {person}: kept hearts 1 (the hands say 16)" in checked.output
+    assert again.output == checked.output  # it wrote nothing
+    assert runner.invoke(args=["refigure"]).exit_code == 0
+    assert runner.invoke(args=["refigure", "--check"]).exit_code == 0

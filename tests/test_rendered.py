@@ -12,7 +12,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.db.models import Game, db, read_shown_game, read_trail
-from scorekeeper.web import live
+from scorekeeper.web import live, rendered, serving
 from scorekeeper.web.game_pages import table_page
 from scorekeeper.web.rendered import FRESH_FOR
 
@@ -241,3 +241,53 @@ def test_phones_asking_at_once_for_a_changed_page_wait_for_one_rendering(app, cl
 
     assert renderings == [game_id]
     assert len(pages) == len(phones) and len(set(pages)) == 1
+
+
+# --- What a kept page is kept by (issue 33) --------------------------------------------------------------
+
+
+KEY_INPUTS = {  # each input of rendered.page_key, and a request that changes it alone
+    "the page": dict(path="/games/{game}/watch"),
+    "its query": dict(path="/games/{game}?lang=pt"),
+    "the scheme": dict(base_url="https://127.0.0.1"),
+    "the host": dict(base_url="http://localhost"),
+    "the script root": dict(environ_overrides={"SCRIPT_NAME": "/club"}),
+    "the language": dict(headers={"Accept-Language": "nb"}),
+}
+
+
+@pytest.mark.parametrize("changed", KEY_INPUTS)
+def test_a_kept_page_is_kept_apart_for_each_input_of_its_key(app, client, changed):
+    game = create_game(client, SIX)
+    same = dict(path="/games/{game}", base_url="http://127.0.0.1", environ_overrides={}, headers={})
+    other = {**same, **KEY_INPUTS[changed]}
+
+    def key(request):
+        path = request.pop("path").format(game=game)
+        with app.test_request_context(path, **request):
+            app.preprocess_request()
+            return rendered.page_key(game, 1, "key", scorer=True)
+
+    assert key(dict(same)) == key(dict(same))
+    assert key(dict(other)) != key(dict(same))
+    with app.test_request_context(f"/games/{game}"):
+        assert rendered.page_key(game, 1, "key", True) != rendered.page_key(game, 2, "key", True)  # the revision
+        assert rendered.page_key(game, 1, "key", True) != rendered.page_key(game, 1, "other", True)  # the game's key
+        assert rendered.page_key(game, 1, "key", True) != rendered.page_key(game, 1, "key", False)  # the reader
+        assert rendered.page_key(game, 1, "key", True) != rendered.page_key(game + 1, 1, "key", True)  # the game
+
+
+def test_the_scorers_page_shows_the_servers_new_address_as_a_fresh_process_does(app, client, fresh_eyes, monkeypatch):
+    game = create_game(client, SIX)
+    monkeypatch.setattr(serving, "lan_addresses", lambda: ["192.0.2.10"])
+    before = client.get(f"/games/{game}").get_data(as_text=True)
+
+    monkeypatch.setattr(serving, "lan_addresses", lambda: ["192.0.2.77"])  # the Wi-Fi gave the server another
+    after = seen(client, f"/games/{game}")
+
+    assert "http://192.0.2.10/games/" in before
+    assert "192.0.2.10" not in after and f"http://192.0.2.77/games/{game}/watch" in after
+    twin = fresh_eyes.test_client()
+    with client.session_transaction() as mine, twin.session_transaction() as theirs:
+        theirs.update(dict(mine))
+    assert after == seen(twin, f"/games/{game}")

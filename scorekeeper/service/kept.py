@@ -1,11 +1,16 @@
 """Each game as this process last derived it, kept for its revision, so that a page or a write after a hand
 needs neither to read every hand again nor to score them.
 
-A kept game is the game's rows as plain values (``ShownGame``) and the
-scoreboard the engine derived from them. It answers for its revision only:
-every write moves a game's revision (``writing.claim``), and a game is
-looked up with the revision just read from the database, so it can never
-be served stale. Recording a hand keeps the next revision at once, derived
+A kept game is the game's own rows as plain values (``ShownGame``: the
+game, its players' names, its hands and takings, its seat changes, the hand
+being played trick by trick) and the scoreboard the engine derived from
+them. Only a write to the game changes those rows, and every write moves
+its revision (``writing.claim``); a game is looked up with its id, its key
+and the revision just read from the database (``kept_game``: the one list
+of its inputs), so it answers for that revision only. It holds nothing of
+the club's people: a merge changes a player's person without moving any
+revision, so a write reads its players' people inside its own transaction
+(``figures.keep``), never from here. Recording a hand keeps the next revision at once, derived
 from the one before by scoring the one new hand (``rules.score_next_hand``);
 any other write leaves the game to be read and scored afresh when next
 asked for. Each app keeps at most ``MOST_GAMES`` games, the least recently

@@ -1,12 +1,24 @@
 """Game pages kept rendered until their game changes: a repeat view costs a lookup in memory.
 
-A game page (the table view, the watch page, the display) changes only when
-its game's revision moves, and every write moves it (``table._claim``). So a
-rendered page is kept under everything it depends on: the page (endpoint and
-full path), the game and its revision, the reader's role and language, and
-the host and scheme its links are built from. It can never be served stale:
-after a write the key is new. A page that shows flashed messages is neither
-served from nor put in the cache.
+A game page (the table view, the watch page, the display, the hand form)
+shows its game's rows, which only a write changes, and every write moves the
+game's revision (``writing.claim``); what else a page shows is the reader's
+and the request's. A rendered page is kept under all of it, listed in one
+place (``page_key``, and docs/figures.md): the page (endpoint and full
+path), the game, its key and its revision, the reader's role and language,
+the scheme, host and script root its links are built from, and on the
+scorer's table view the address of the link it hands to other phones (from
+the server's Wi-Fi address, which can change under a running server). A
+page that shows flashed messages is neither served from nor put in the
+cache. Nothing a page shows of a game depends on the club's people (a game
+shows the names its players were typed with): a merge or a rename moves
+no game page.
+
+The revision a page is looked up with is the database's: read at most
+``FRESH_FOR`` ago in this process, or at once after a write made here
+(``forget``). So a write made by another server process shows here within
+``FRESH_FOR``, well inside a phone's poll; the scorer's forms read the
+revision afresh every time.
 
 The scorer's page carries a CSRF token of its session: it is kept with a
 placeholder in the token's place, and each answer gets the reader's own.
@@ -32,6 +44,7 @@ from .access import holds_key, require_scorer
 from .assets import encoded
 from .forms import ConfirmForm
 from .responses import not_stored
+from .serving import shared_url
 
 MOST_PAGES = 300  # about 40 KB each with its gzip copy: a dozen megabytes at most
 MOST_REVISIONS = 1000  # a game's revision and key: some 200 bytes each
@@ -130,9 +143,7 @@ def kept_page(game_id, revision, scorer_key, scorer, render):
     if session.get("_flashes"):  # a message for this reader, once: never kept
         html = render()[0]
         return not_stored(Response(html, mimetype="text/html")) if scorer else html
-    # The game's own key names this game for good, should its id ever be reused (a restored database).
-    key = (request.endpoint, request.full_path, request.host, request.scheme, str(get_locale()),
-           scorer, game_id, scorer_key, revision)
+    key = page_key(game_id, revision, scorer_key, scorer)
     pages = kept("pages", MOST_PAGES)
     page = pages.get(key)
     if page is None:
@@ -145,6 +156,19 @@ def kept_page(game_id, revision, scorer_key, scorer, render):
                 pages.put(key, page)
     response = page.response()
     return not_stored(response) if scorer else response
+
+
+def page_key(game_id, revision, scorer_key, scorer):
+    """Everything a kept game page of this request depends on: the one list of its inputs.
+
+    The game's own key names it for good, should its id ever be reused (a
+    restored database). A scorer's page may show the links they hand to
+    other phones, built from the server's address as it is now (its Wi-Fi
+    address can change while it serves): their address is in the key.
+    """
+    shared = shared_url("live.watch", game_id=game_id) if scorer else None  # the address other phones type
+    return (request.endpoint, request.full_path, request.scheme, request.host, request.script_root,
+            str(get_locale()), scorer, game_id, scorer_key, revision, shared)
 
 
 RENDERING_LOCKS = 64
