@@ -595,3 +595,28 @@ def test_a_hand_after_a_merge_counts_for_the_person_merged_into_in_every_process
         assert checked.exit_code == 0 and "Every kept figure is what the hands say." in checked.output
     finally:
         close(table_app)
+
+
+def test_after_a_rename_in_another_process_the_season_and_person_pages_are_a_fresh_processs(app, client,
+                                                                                            database_uri):
+    config = {"TESTING": True, "SECRET_KEY": "test secret key", "SQLALCHEMY_DATABASE_URI": database_uri}
+    watching_app, fresh_app = create_app(config), None
+    watcher = watching_app.test_client()
+    game = create_game(client, SIX, target=100)
+    record_hand(client, game, FLAT)
+    bo = person_id(app, "Bo")
+    pages = ["/players", f"/players/{bo}", "/stats.json", "/players.csv", f"/players/{person_id(app, 'Ana')}"]
+    for page in pages:
+        watcher.get(page)  # the watching process keeps its rows
+
+    post_form(client, f"/players/{bo}/rename", f"/players/{bo}", {"name": "Robert"})
+    try:
+        fresh_app = create_app(config)
+        fresh = fresh_app.test_client()
+        for page in pages:
+            assert watcher.get(page).get_data() == fresh.get(page).get_data(), page
+        assert "Robert" in text_of(watcher.get("/players"))
+    finally:
+        close(watching_app)
+        if fresh_app is not None:
+            close(fresh_app)
