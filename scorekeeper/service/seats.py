@@ -74,7 +74,7 @@ def _add_seat_change(game, change, name, based_on):
     refuse_while_under_way(game)
     board = game.scoreboard(changes=game.seat_change_values() + [change])
     with writing(game, based_on, board=board):
-        facts = seated(game, change, name)
+        facts = with_log_dropped(game, seated(game, change, name))
         trail_game(game, Action(facts["kind"]), hand_number=change.before_hand, after=facts)
 
 
@@ -86,21 +86,35 @@ def refuse_while_under_way(game):
         raise HandUnderWay(len(game.hands) + 1, kitty_only=not log.tricks)
 
 
-def seated(game, change, name, row_id=None, player_id=None):
+def with_log_dropped(game, facts):
+    """Drop the open hand's trick log, if any, made before a seat change (or its undo) that ``facts`` are of.
+
+    Only a log with every trick taken back and no kitty can be there (``refuse_while_under_way``); it holds
+    no more than who was to lead, which the seat change moves: the next trick starts one for the table as
+    it sits. The facts name it (``log``), as a recorded hand's do, so that the trail names the seat change
+    as what stands in the way of its tricks' entries.
+    """
+    facts = {key: value for key, value in facts.items() if key != "log"}
+    log = game.trick_log
+    if log is not None:
+        facts["log"] = log.id
+        game.trick_logs.remove(log)
+    return facts
+
+
+def seated(game, change, name, row_id=None):
     """Write a ``Join`` or ``Leave`` (and a joiner's player, linked to their person); the facts the trail keeps.
 
-    ``row_id`` and ``player_id`` put back the rows an undo took out under the ids they had.
+    ``row_id`` puts back the seat change an undo took out under the id the trail names it by. A joiner's
+    player is a new row each time: nothing names a player by its id (the game by its roster number, its
+    figures by its seat), and the id an undo freed may be another game's player's by now (SQLite hands
+    out the highest id freed again).
     """
-    player = None
     if isinstance(change, rules.Join):
         person = people_of([name])[0]
         refuse_repeats([*game.names, name], [*(player.person_id for player in game.players), person])
-        player = Player(id=player_id, seat=change.player, name=name, person_id=person)
-        game.players.append(player)
+        game.players.append(Player(seat=change.player, name=name, person_id=person))
     row = SeatChange(id=row_id, **seat_change_columns(change))
     game.seat_changes.append(row)
-    db.session.flush()  # the rows' ids, for the trail to name them
-    facts = {"id": row.id, "name": name, **seat_change_columns(change)}
-    if player is not None:
-        facts["player_id"] = player.id
-    return facts
+    db.session.flush()  # the row's id, for the trail to name it
+    return {"id": row.id, "name": name, **seat_change_columns(change)}

@@ -16,7 +16,7 @@ from ..db.models import (
 from .entries import Action, hand_facts, trail_game, trail_hand
 from .errors import KittyNeeded, UndoRefused
 from .hands import attach_log, deletion, insert_row, set_facts
-from .seats import check_hands_under, refuse_while_under_way, seated, set_house_rules
+from .seats import check_hands_under, refuse_while_under_way, seated, set_house_rules, with_log_dropped
 from .tricks import kitty_needed, open_play, trick_facts
 from .writing import writing
 
@@ -214,7 +214,9 @@ def _touched(change, subject, before, after):
             touched.add(("log", log))  # the open hand's trick log went with the recorded hand
         return touched, touched
     if subject is Subject.SEATS:  # made before the next hand, and not while its tricks are being entered
-        return {("seats",), ("hands",)}, {("seats",), ("hands",), ("tricks entered",)}
+        log = (after or before).get("log")  # an open log it dropped, its tricks all taken back
+        return ({("seats",), ("hands",)} | ({("log", log)} if log is not None else set()),
+                {("seats",), ("hands",), ("tricks entered",)})
     if subject is Subject.RULES:
         return {("rules",)}, {("rules",)}
     log = ("log", (after or before)["log"])
@@ -335,20 +337,19 @@ def _undo_seats(game, line, based_on):
     if line.after is not None:
         row = next(row for row in game.seat_changes if row.id == line.after["id"])
         board = game.scoreboard(changes=[other.value() for other in game.seat_changes if other is not row])
-        facts = {**line.after}
+        facts = {key: value for key, value in line.after.items() if key != "player_id"}  # kept by older entries
         with writing(game, based_on, board=board):
             if row.joins:
-                joiner = next(player for player in game.players if player.seat == row.player)
-                facts["player_id"] = joiner.id
-                game.players.remove(joiner)
+                game.players.remove(next(player for player in game.players if player.seat == row.player))
             game.seat_changes.remove(row)
-            trail_game(game, Action.UNDO, hand_number=row.before_hand, before=facts, undoes=change)
+            trail_game(game, Action.UNDO, hand_number=row.before_hand, before=with_log_dropped(game, facts),
+                       undoes=change)
         return
     facts = line.before
     value = seat_change_value(facts)
     board = game.scoreboard(changes=game.seat_change_values() + [value])
     with writing(game, based_on, board=board):
-        again = seated(game, value, facts["name"], row_id=facts["id"], player_id=facts.get("player_id"))
+        again = with_log_dropped(game, seated(game, value, facts["name"], row_id=facts["id"]))
         trail_game(game, Action.UNDO, hand_number=value.before_hand, after=again, undoes=change)
 
 
