@@ -135,6 +135,22 @@ def test_a_seat_change_after_the_tricks_were_taken_back_leaves_the_next_lead_to_
         assert undo_and_undo_again(game, newest(game)) and same_game(fresh(game.id)) == before
 
 
+def test_a_trick_after_the_kitty_undone_and_its_undo_undone_with_the_kitty_undone_too(in_app):
+    """Found by the trail's state machine: the kitty was undone (to be said again) while a trick after it
+    stood; that trick taken back could not be put back ("say what the kitty held first") (R12, R17)."""
+    game = recorded(service.new_game("One", 100_000, 0, ELEVEN[:7]))  # 104 cards to 7: a kitty of 6
+    while game.trick_log is None or not game.trick_log.kitty:
+        game = play_next(game)
+    game = play_next(game)
+    kitty = next(line for line in service.trail(game) if line.action is service.Action.KITTY)
+    service.undo(game, kitty.change.id, game.revision)
+    game = fresh(game.id)
+    trick = next(line for line in service.trail(game) if line.action is service.Action.TRICK and line.undoable)
+
+    assert undo_and_undo_again(game, trick)
+    assert fresh(game.id).trick_log.kitty is None
+
+
 # --- The upgrade: ids the trail names are never handed out again ------------------------------------------
 
 
@@ -203,3 +219,4 @@ def test_a_games_seat_changes_logs_and_tricks_go_with_it_in_the_rebuilt_tables(i
             for table in ("seat_change", "trick_log", "trick")]
 
     assert left == [0, 0, 0]
+

@@ -14,10 +14,10 @@ from ..db.models import (
     seat_change_value,
 )
 from .entries import Action, hand_facts, trail_game, trail_hand
-from .errors import KittyNeeded, UndoRefused
+from .errors import UndoRefused
 from .hands import attach_log, deletion, insert_row, set_facts
 from .seats import check_hands_under, refuse_while_under_way, seated, set_house_rules, with_log_dropped
-from .tricks import kitty_needed, open_play, trick_facts
+from .tricks import open_play, trick_facts
 from .writing import writing
 
 
@@ -370,9 +370,10 @@ def undo_tricks(game, line, based_on):
             log.tricks.pop()
             trail_game(game, Action.UNDO, hand_number=board.next_hand.number, before=line.after, undoes=line.change)
         return
+    # Put back as it was entered, even with the kitty unknown since: a kitty undone (to be said again) leaves
+    # the tricks after it standing, and so a trick put back stands too; the next trick entered asks for the
+    # kitty (R12). Refusing it would refuse the undo of an undo that was just allowed.
     trick = line.before
-    if kitty_needed(log, play):
-        raise KittyNeeded(play.kitty_taken_by)
     play.play(trick["cards"].split(), confirm=trick["confirmed"])
     with writing(game, based_on, same_figures=True):
         log.tricks.append(Trick(number=trick["trick"], cards=trick["cards"], confirmed=trick["confirmed"]))
