@@ -30,6 +30,7 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper import create_app
 from scorekeeper.db.models import db
 from scorekeeper.documents.season_csv import TEMPLATE_ROWS
+from scorekeeper.web.season import LAST_PAGE
 
 from .profiles import examples
 from .tabletop import SIX, create_game, csrf_token, hand_form, hidden_fields, make_secretary, record_hand
@@ -785,9 +786,11 @@ def people_requests(draw, table):
     if action in ("page", "season", "stats", "club", "link"):
         url = {"page": f"/players/{person}", "season": "/players", "stats": "/stats.json", "club": "/club",
                "link": f"/club/secretary/{draw(JUNK)}"}[action]
-        query = draw(st.dictionaries(st.sampled_from(["since", "until", "min_games", "sort"]) | st.text(max_size=5),
+        query = draw(st.dictionaries(st.sampled_from(["since", "until", "min_games", "sort", "page"])
+                                     | st.text(max_size=5),
                                      JUNK | st.sampled_from(["2026-12-01", "2026-02-29", "0001-01-01", "9999-12-31",
-                                                             "-wins", "points_per_hand", "name"]), max_size=4))
+                                                             "-wins", "points_per_hand", "name", "2", "42949674"]),
+                                     max_size=4))
         return "GET", url, query, None, table.stranger
     sender = draw(st.sampled_from([table.scorer, table.scorer, table.stranger]))
     game = draw(st.sampled_from([str(game_id) for game_id in table.ids()] + ["0", "999"]) | JUNK)
@@ -928,6 +931,20 @@ def import_document(table, change):
 def test_a_game_id_past_the_databases_integers_is_not_found(pristine, tail, game_id):
     response = pristine.stranger.get(f"/games/{game_id}{tail}")
 
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("page", ["2", "0", "-1", "²", "x", "", str(LAST_PAGE + 1), "42949674", str(PAST_POSTGRES),
+                                  str(2**63)])
+def test_a_page_of_a_persons_games_past_their_last_is_not_found(pristine, page):
+    """A page number typed into the address past their last page, on PostgreSQL one whose OFFSET the
+    database cannot hold too (a 500 there), is no page of theirs: 404 on both databases."""
+    person = pristine.state["person"][0][0]
+
+    first = pristine.stranger.get(f"/players/{person}", query_string={"page": "1"})
+    response = pristine.stranger.get(f"/players/{person}", query_string={"page": page})
+
+    assert first.status_code == 200 and b"Scored" in first.data
     assert response.status_code == 404
 
 

@@ -25,6 +25,7 @@ from .responses import CONFLICT, INVALID, chosen
 from .season import (
     COLUMNS,
     CSV_HEADINGS,
+    LAST_PAGE,
     Played,
     chosen_sort,
     csv_cell,
@@ -191,8 +192,10 @@ def _survivor(merged):
 def _person_page(shown, rename_form=None, merge_form=None, problem=None):
     """The person's page; a form refused is shown again as it was typed, with what was wrong."""
     record = next(iter(season(person_id=shown.id)), None)
-    page = max(whole_number(request.args.get("page")) or 1, 1)
+    page = _page_asked()
     games, older = played(shown.id, page) if record else ((), False)
+    if page > 1 and not games:
+        abort(404)  # past their last page, as a page number typed into the address is
     secretary = is_secretary()
     others = db.session.execute(
         select(Person.id, Person.name).where(Person.merged_into_id.is_(None), Person.id != shown.id)
@@ -215,6 +218,18 @@ def _person_page(shown, rename_form=None, merge_form=None, problem=None):
         chart=recent_chart(games[:RECENT_GAMES_CHARTED][::-1] if page == 1 else ()),
         rating_chart=rating_chart([game for game in reversed(games) if game.rating is not None]),
         figure_text=figure_text)
+
+
+def _page_asked():
+    """The page of a person's games the address asks for: 1 without one; a page that is no whole number
+    from 1 to the last the database can be asked for (``LAST_PAGE``) is no page of theirs (404)."""
+    text = request.args.get("page")
+    if text is None:
+        return 1
+    page = whole_number(text, most=LAST_PAGE)
+    if not page:
+        abort(404)
+    return page
 
 
 # --- The chart of recent games ------------------------------------------------------

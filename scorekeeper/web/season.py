@@ -17,12 +17,15 @@ from flask_babel import get_locale
 from sqlalchemy import Integer, and_, bindparam, func, null, select
 
 from .. import rules, service
-from ..db.models import Game, GameFigures, Person, PersonFigures, Player, SeatFigures, db
+from ..db.models import LARGEST_ID, Game, GameFigures, Person, PersonFigures, Player, SeatFigures, db
 from ..service import names as name_rules
 from .i18n import number, one_decimal, percent
 
 QUICK_PICKS = 24  # the people offered on New game: the usual table and then some
 GAMES_A_PAGE = 50  # of a person's games, newest first
+# The last page of a person's games the database can be asked for: its OFFSET is an integer, which stops at
+# PostgreSQL's (SQLite's is wider); a page past it is past every club's last page.
+LAST_PAGE = LARGEST_ID // GAMES_A_PAGE
 
 
 @dataclass(frozen=True)
@@ -205,8 +208,9 @@ def _rating(rated_again, person, mu, sigma):
 
 
 def played(person_id, page=1):
-    """``person_id``'s counted games as ``Played``, newest first: page ``page`` of ``GAMES_A_PAGE``, and whether
-    an older page follows. One statement, reading the figures ``season`` made fresh for them."""
+    """``person_id``'s counted games as ``Played``, newest first: page ``page`` (1 to ``LAST_PAGE``) of
+    ``GAMES_A_PAGE``, and whether an older page follows. One statement, reading the figures ``season`` made
+    fresh for them."""
     rows = db.session.execute(_played_statement(), {"person_id": person_id, "skipped": (page - 1) * GAMES_A_PAGE})
     games = [Played(row.id, row.name, row.played_on, row.player, rules.Figures(1, *row[-len(FIGURE_NAMES):]),
                     row.total, row.place, row.roster, row.game_hands,
