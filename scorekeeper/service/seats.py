@@ -12,7 +12,7 @@ from .errors import HandUnderWay, NameTaken
 from .games import seat_change_columns
 from .names import refuse_repeats, seated_already
 from .people import people_of
-from .writing import writing
+from .writing import refusals_of, writing
 
 
 def change_house_rules(game, variant, based_on):
@@ -24,7 +24,8 @@ def change_house_rules(game, variant, based_on):
     before = game.variant
     if variant == before:
         return game
-    board = check_hands_under(game, variant)
+    with refusals_of(game):
+        board = check_hands_under(game, variant)
     with writing(game, based_on, board=board):
         set_house_rules(game, variant)
         trail_game(game, Action.RULES, before=before.facts(), after=variant.facts())
@@ -55,7 +56,8 @@ def seat_player(game, name, at, start, based_on):
     if seated_already(name, game.names) is not None:  # "ana" or Cyrillic "Аna" beside "Ana"
         raise NameTaken(name)
     if isinstance(start, (rules.StartRule, str)):
-        start = rules.starting_total(game.scoreboard(), start)
+        with refusals_of(game):
+            start = rules.starting_total(game.scoreboard(), start)
     join = rules.Join(len(game.hands) + 1, len(game.names), at, start)
     _add_seat_change(game, join, name, based_on)
     return join
@@ -70,9 +72,11 @@ def see_off(game, player, based_on):
 
 def _add_seat_change(game, change, name, based_on):
     """Check a ``Join`` or ``Leave`` through the engine (after the game is over it refuses any), then store it
-    with its trail entry; a joiner becomes a player of the game under ``name``."""
-    refuse_while_under_way(game)
-    board = game.scoreboard(changes=game.seat_change_values() + [change])
+    with its trail entry; a joiner becomes a player of the game under ``name``. A refusal of a game another
+    device has written to since it was read (a race of joins and leaves) is ``Conflict``."""
+    with refusals_of(game):
+        refuse_while_under_way(game)
+        board = game.scoreboard(changes=game.seat_change_values() + [change])
     with writing(game, based_on, board=board):
         facts = with_log_dropped(game, seated(game, change, name))
         trail_game(game, Action(facts["kind"]), hand_number=change.before_hand, after=facts)

@@ -18,7 +18,7 @@ from .errors import UndoRefused
 from .hands import attach_log, deletion, insert_row, set_facts
 from .seats import check_hands_under, refuse_while_under_way, seated, set_house_rules, with_log_dropped
 from .tricks import open_play, trick_facts
-from .writing import writing
+from .writing import refusals_of, writing
 
 
 class Subject(enum.Enum):
@@ -268,14 +268,17 @@ def undo(game, change_id, based_on):
 
     Returns the entry's ``TrailLine``. Raises ``LookupError`` for an entry
     the game does not have, ``UndoRefused`` when it cannot be undone now, and
-    the engine's refusals when the game it would leave breaks the rules.
+    the engine's refusals when the game it would leave breaks the rules; any
+    of these of a game another device has written to since it was read is
+    ``Conflict`` (``refusals_of``).
     """
-    line = trail_line(game, change_id)
-    if line is None:
-        raise LookupError(change_id)
-    if not line.undoable:
-        raise UndoRefused(line)
-    _UNDO[line.subject](game, line, based_on)
+    with refusals_of(game, (rules.RuleError, UndoRefused)):  # a race's refusal: a Conflict
+        line = trail_line(game, change_id)
+        if line is None:
+            raise LookupError(change_id)
+        if not line.undoable:
+            raise UndoRefused(line)
+        _UNDO[line.subject](game, line, based_on)
     return line
 
 

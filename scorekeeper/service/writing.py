@@ -12,6 +12,7 @@ from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
+from .. import rules
 from ..db.models import Game, Player, db
 from . import figures as kept_figures
 from .errors import Conflict
@@ -101,6 +102,45 @@ def _claim_statement(columns):
     """The UPDATE of ``claim`` that also sets ``columns``, made once a process."""
     return (update(Game).where(Game.id == bindparam("game_id"), Game.revision == bindparam("based_on"))
             .values(revision=Game.revision + 1, **{column: bindparam(column) for column in columns}))
+
+
+@contextmanager
+def refusals_of(game, refusals=(rules.RuleError,)):
+    """Let the engine check a change to ``game`` as the caller read it: a refusal (one of ``refusals``) of a
+    game that a write has moved since is ``Conflict``, as the claim would have been.
+
+    Another device's write made meanwhile, or committed between the statements that read the game (each
+    reads the newest commit on PostgreSQL, and on SQLite outside a transaction: a join's seat change
+    without its joiner, a table nobody sat at), can make the engine refuse what it never saw: only a
+    refusal of the game as it stands is the table's to read. The revision is read once, on a refusal.
+    """
+    try:
+        yield
+    except refusals:
+        if revision_now(game.id) != game.revision:
+            raise Conflict() from None
+        raise
+
+
+def revision_now(game_id):
+    """The game's revision as the database holds it now (None: no such game)."""
+    return db.session.execute(select(Game.revision).where(Game.id == game_id)).scalar()
+
+
+def read_whole(load, game_id, reads=20):
+    """``load(game_id)``, a game read in several statements, read again while a write to it committed between
+    them, so that what the engine is shown is one moment of the game (see ``refusals_of``).
+
+    Every write moves the revision (``claim``), and ``load`` reads it in its first statement: the same
+    revision read after its last means no write came in between. ``Conflict`` if writes kept landing
+    ``reads`` times (a table writes a few times a minute).
+    """
+    for _read in range(reads):
+        game = load(game_id)
+        if revision_now(game_id) == game.revision:
+            return game
+        db.session.expunge_all()  # read afresh, not from the session's rows of the half-read game
+    raise Conflict()
 
 
 def hold_games(players):

@@ -12,7 +12,7 @@ from .access import is_scorer
 from .explain import describe, house_rule
 from .forms import GameRulesForm, HouseRulesForm, JoinForm, LeaveForm
 from .i18n import _
-from .responses import CONFLICT, INVALID, load_game, reloaded
+from .responses import CONFLICT, INVALID, load_game
 
 bp = Blueprint("seating", __name__)
 
@@ -20,12 +20,15 @@ bp = Blueprint("seating", __name__)
 @bp.route("/games/<int:game_id>/seating", methods=["GET", "POST"])
 def seating(game_id):
     """Who sits where for the next hand; a player joins at a chosen place (R1)."""
-    game = load_game(game_id, scorer=True)
+    game = _whole_game(game_id, scorer=True)
     if request.method == "GET":
         return _seating_page(game, JoinForm(data={"revision": str(game.revision)}))
     form = JoinForm(request.form)
     valid = form.validate()
-    if not _engine_seats(game, form) or not valid or form.based_on() is None:
+    seats = _engine_seats(game, form)
+    if not seats and _moved(game):  # refused by a game another device has changed since: look again
+        return _seating_conflict(game_id, JoinForm(request.form), service.Conflict())
+    if not seats or not valid or form.based_on() is None:
         return _seating_page(game, form), INVALID
     try:
         join = service.seat_player(game, form.name.data, form.at.data, form.start_total(), form.based_on())
@@ -72,7 +75,7 @@ def _engine_seats(game, form):
 @bp.route("/games/<int:game_id>/seating/leave", methods=["GET", "POST"])
 def leave(game_id):
     """A player leaves before the next hand, keeping their total (R1): the page asks, the post does it."""
-    game = load_game(game_id, scorer=True)
+    game = _whole_game(game_id, scorer=True)
     posted = request.method == "POST"
     form = LeaveForm(request.form if posted else request.args)
     player = form.player.data if form.player.validate(form) else None
@@ -82,8 +85,8 @@ def leave(game_id):
         form.revision.data = str(game.revision)  # what the confirmation shows, and the post is based on
     refusal = _leave_refused(game, player)
     if refusal is not None:
-        if posted and form.based_on() not in (None, game.revision):
-            return _seating_conflict(game_id, JoinForm(), service.Conflict())  # another device saw to it
+        if posted and (form.based_on() not in (None, game.revision) or _moved(game)):
+            return _leave_conflict(game_id, form, player, service.Conflict())  # another device saw to it
         return _seating_refusal(game, describe(refusal, game.names)), INVALID
     if not posted:
         return _leave_page(game, form, player)
@@ -102,8 +105,30 @@ def leave(game_id):
     return redirect(url_for("games.table", game_id=game_id))
 
 
+def _whole_game(game_id, scorer=False):
+    """The game as one moment of it, read again if another device's write landed between the statements that
+    read it (``service.writing.read_whole``): the engine judges joins and leaves on it, and a join's seat
+    change read without its joiner made it refuse a table nobody sat at (``TableSize``, a 500)."""
+    return service.writing.read_whole(lambda whole: load_game(whole, scorer=scorer), game_id)
+
+
+def _moved(game):
+    """Whether another device has written to the game since it was read: a refusal of it is then the race's,
+    not the table's (409, the page as it is now)."""
+    return service.writing.revision_now(game.id) != game.revision
+
+
+def _reloaded(game_id, *forms):
+    """``responses.reloaded``, the game read whole: another device wrote first, and may be writing still."""
+    game = _whole_game(game_id)
+    for form in forms:
+        form.revision.data = str(game.revision)
+    return game
+
+
 def _leave_refused(game, player):
-    """The engine's ``SeatingRefused`` of ``player`` leaving now, or None (R1)."""
+    """The engine's ``SeatingRefused`` of ``player`` leaving now, or None (R1): of a game read whole, the one
+    refusal a leave can meet."""
     try:
         game.scoreboard(changes=game.seat_change_values() + [rules.Leave(len(game.hands) + 1, player)])
     except rules.SeatingRefused as refusal:
@@ -123,7 +148,7 @@ def _leave_page(game, form, player, conflict=None):
 def _leave_conflict(game_id, form, player, error):
     """Another device wrote first (409): the confirmation as it is now, if the player can still leave,
     else the seating as it is now."""
-    game = reloaded(game_id, form)
+    game = _reloaded(game_id, form)
     if _leave_refused(game, player) is not None:
         return _seating_conflict(game_id, JoinForm(), error)
     return _leave_page(game, form, player, describe(error)), CONFLICT
@@ -146,7 +171,7 @@ def _seating_page(game, form):
 
 def _seating_conflict(game_id, form, error):
     """The seating as it is now, with what was typed kept: another device wrote first (409)."""
-    game = reloaded(game_id, form)
+    game = _reloaded(game_id, form)
     form.problem = describe(error)
     return _seating_page(game, form), CONFLICT
 
@@ -173,7 +198,7 @@ def game_rules(game_id):
         return render_template("pages/rules.html", game=game, variant=variant, form=form,
                                problem=describe(error, game.names)), INVALID
     except service.Conflict as error:
-        game = reloaded(game_id, form)
+        game = _reloaded(game_id, form)
         return render_template("pages/rules.html", game=game, variant=game.variant, form=form,
                                problem=describe(error)), CONFLICT
     changed = chosen.changed()
