@@ -77,6 +77,7 @@ PAGES = {  # what the phone sends (with the form it holds), and what it is answe
     "a leave": (lambda client, url, form: client.post(f"{url}/seating/leave", data={**form, "player": "2"}), 409),
     "the seating page": (lambda client, url, form: client.get(f"{url}/seating"), 200),
     "a join": (lambda client, url, form: client.post(f"{url}/seating", data={**form, **JOIN_FIELDS}), 409),
+    "the trail": (lambda client, url, form: client.get(f"{url}/trail"), 200),
 }
 
 
