@@ -92,7 +92,7 @@ def import_game(game):
     """Create a game from ``GameFacts`` (checked here) or a ``CheckedGame``: a new one, or an imported one
     with its hands and trick logs."""
     checked = game if isinstance(game, CheckedGame) else check_game(game)
-    return _written_twice_if_need_be(lambda: _insert_game(checked))
+    return written_twice_if_need_be(lambda: _insert_game(checked))
 
 
 def import_games(games):
@@ -121,17 +121,17 @@ def restore_backup(games, people=()):
     checked = [game if isinstance(game, CheckedGame) else check_game(game) for game in games]
 
     def insert_all():
-        made = {_know(person): person.name for person in people}
+        made = {know_person(person): person.name for person in people}
         games = [_insert_game(facts) for facts in checked]
         made.pop(None, None)
         if made:  # shown as the backup showed them, not by the spelling of the last game restored
             db.session.execute(update(Person), [{"id": person, "name": name} for person, name in made.items()])
         return games
 
-    return _written_twice_if_need_be(insert_all)
+    return written_twice_if_need_be(insert_all)
 
 
-def _written_twice_if_need_be(insert_rows):
+def written_twice_if_need_be(insert_rows):
     """Insert new games' rows in one transaction, and once more if that was refused (``Conflict``).
 
     A new game claims no revision: the one race it can lose is another
@@ -146,7 +146,7 @@ def _written_twice_if_need_be(insert_rows):
             return insert_rows()
 
 
-def _know(person):
+def know_person(person):
     """Make a backup's ``KnownPerson`` known here (see ``restore_backup``); their id if they were made here."""
     owners = dict(db.session.execute(
         select(PersonName.key, PersonName.person_id).where(PersonName.key.in_(person.keys))).all())
@@ -163,11 +163,7 @@ def _know(person):
 
 
 def _insert_game(checked):
-    """Store a ``CheckedGame``: the game through the ORM, its rows as one multi-row insert a table.
-
-    An imported game of 200 hands holds some 3,000 rows; as ORM objects they
-    cost most of the import, as plain inserts a small part of it.
-    """
+    """Store a ``CheckedGame``: the game through the ORM, its rows as one multi-row insert a table."""
     facts = checked.facts
     game = Game(name=facts.name, target=facts.target, first_dealer=facts.first_dealer,
                 last_hand_key=len(facts.hands), played_on=facts.played_on or today(), **variant_columns(facts.variant))
@@ -181,25 +177,49 @@ def _insert_game(checked):
     if facts.seat_changes:
         db.session.execute(insert(SeatChange), [
             {"game_id": game.id, **seat_change_columns(change)} for change in facts.seat_changes])
+    insert_hands(game.id, checked)
+    return game
+
+
+def insert_hands(game_id, checked, keys=None, recorded_at=None):
+    """Store a ``CheckedGame``'s hands, their takings and trick logs as one multi-row insert a table; the ids
+    of the hands and of their logs (None for a hand without one), in the hands' order. ``keys`` are the
+    hands' own keys (``Hand.key``; 1, 2, 3... by default), ``recorded_at`` when each was recorded (now).
+
+    An imported game of 200 hands holds some 3,000 rows; as ORM objects they
+    cost most of the import, as plain inserts a small part of it.
+    """
+    facts = checked.facts
     if not facts.hands:
-        return game
+        return [], []
+    keys = keys or range(1, len(facts.hands) + 1)
+    times = [{"recorded_at": at} for at in recorded_at] if recorded_at else [{}] * len(facts.hands)
     hand_ids = inserted(Hand, [
-        {"game_id": game.id, "number": number, "key": number, **hand_columns(record, summary.uncollected)}
-        for number, (record, summary) in enumerate(zip(facts.hands, checked.board.hands), start=1)])
+        {"game_id": game_id, "number": number, "key": key, **at, **hand_columns(record, summary.uncollected)}
+        for number, (key, at, record, summary) in enumerate(zip(keys, times, facts.hands, checked.board.hands),
+                                                            start=1)])
     db.session.execute(insert(Taking), [row for hand_id, record in zip(hand_ids, facts.hands)
                                         for row in taking_rows(hand_id, record)])
     played = [(hand_id, log) for hand_id, log in zip(hand_ids, facts.logs) if log is not None]
-    if played:
-        log_ids = inserted(TrickLog, [
-            {"game_id": game.id, "hand_id": hand_id, "first_leader": log.first_leader,
-             "kitty": cards_text(log.kitty) if log.kitty else None}
-            for hand_id, log in played])
-        tricks = [{"log_id": log_id, "number": number, "cards": cards_text(cards), "confirmed": confirmed}
-                  for log_id, (_hand_id, log) in zip(log_ids, played)
-                  for number, (cards, confirmed) in enumerate(log.tricks, start=1)]
-        if tricks:  # a log may hold only the kitty; an insert of no rows would be one of an empty row
-            db.session.execute(insert(Trick), tricks)
-    return game
+    log_ids = dict(zip([hand_id for hand_id, _log in played], insert_logs(game_id, played)))
+    return hand_ids, [log_ids.get(hand_id) for hand_id in hand_ids]
+
+
+def insert_logs(game_id, played):
+    """Store trick logs, each ``(hand id or None for the open hand, rules.PlayedLog)``, with their tricks; their
+    ids, in order."""
+    if not played:
+        return []
+    log_ids = inserted(TrickLog, [
+        {"game_id": game_id, "hand_id": hand_id, "first_leader": log.first_leader,
+         "kitty": cards_text(log.kitty) if log.kitty else None}
+        for hand_id, log in played])
+    tricks = [{"log_id": log_id, "number": number, "cards": cards_text(cards), "confirmed": confirmed}
+              for log_id, (_hand_id, log) in zip(log_ids, played)
+              for number, (cards, confirmed) in enumerate(log.tricks, start=1)]
+    if tricks:  # a log may hold only the kitty; an insert of no rows would be one of an empty row
+        db.session.execute(insert(Trick), tricks)
+    return log_ids
 
 
 def seat_change_columns(change):
