@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import create_engine, event, text
 
 from scorekeeper import create_app
-from scorekeeper.db.models import Game, Hand, Person, Player, Taking, Trick, TrickLog, db
+from scorekeeper.db.models import Game, Hand, Person, PersonChange, Player, Taking, Trick, TrickLog, db
 from scorekeeper.documents import backup
 from scorekeeper.documents.backup import DocumentError, backup_document, restore_document, restore_text
 from scorekeeper.documents.game import export_game
@@ -39,12 +39,17 @@ def fresh_app(tmp_path):
     return fresh
 
 
+def documents_of(backup):
+    """A backup's games as their own documents, without what the database kept of them beside."""
+    return [{key: value for key, value in game.items() if key != "stored"} for game in backup["games"]]
+
+
 def rows(app):
     """How many rows each table holds."""
     with app.app_context():
         return {
             model.__name__: db.session.execute(db.select(db.func.count()).select_from(model)).scalar()
-            for model in (Game, Player, Hand, Taking, TrickLog, Trick)
+            for model in (Game, Player, Person, Hand, Taking, TrickLog, Trick)
         }
 
 
@@ -63,7 +68,8 @@ def recorded_facts(game):
     """A game's document without the fields derived from its facts, as generated ones are written."""
     # Generated games are version 1 documents: no house rules, no seat changes, nothing to say of them, and
     # no day (imported, they were played on the day of the import).
-    derived = ("version", "rules", "seat_changes", "played_on", "totals", "status", "winners", "left_after", "next")
+    derived = ("version", "rules", "seat_changes", "played_on", "totals", "status", "winners", "left_after", "next",
+               "stored")
     facts = {key: value for key, value in game.items() if key not in derived}
     facts["hands"] = [
         {key: value for key, value in hand.items() if key not in ("dealer", "pass", "points", "seating")}
@@ -91,7 +97,7 @@ def test_backup_restore_backup_round_trips_hundreds_of_games_identically(app, fr
 
     games = first["games"]
     assert len(restored) == len(games) == GAMES
-    assert second["games"] == games
+    assert second == first  # into an empty database, even the ids come back as they were
     assert [recorded_facts(game) for game in games] == [recorded_facts(document) for document in written]
     # The generated games cover every case the backup must carry.
     hands = [hand for game in games for hand in game["hands"]]
@@ -110,9 +116,10 @@ def test_backup_lists_each_games_document_oldest_first(app):
         document = backup_document()
         exported = [export_game(game) for game in db.session.execute(db.select(Game).order_by(Game.id)).scalars()]
 
-    assert document["format"] == "scorekeeper/backup" and document["version"] == 1
+    assert document["format"] == "scorekeeper/backup" and document["version"] == 2
     assert [game["name"] for game in document["games"]] == [game["name"] for game in written]
-    assert document["games"] == exported
+    assert documents_of(document) == exported
+    assert [game["stored"]["id"] for game in document["games"]] == [1, 2, 3]
 
 
 def test_a_backup_reads_one_moment_even_while_a_table_removes_a_hand(app):
@@ -158,7 +165,8 @@ def test_backup_of_an_empty_database_has_no_games_and_restores_nothing(app, fres
     with fresh_app.app_context():
         restored = restore_document(document)
 
-    assert document == {"format": "scorekeeper/backup", "version": 1, "games": [], "people": []}
+    assert document == {"format": "scorekeeper/backup", "version": 2, "games": [], "people": [],
+                        "trail": {"people": [], "games": []}}
     assert restored == []
     assert rows(fresh_app)["Game"] == 0
 
@@ -175,7 +183,7 @@ def test_restore_adds_new_games_beside_the_old_and_never_overwrites(app):
     assert rows(app)["Game"] == 8
     assert new_ids == [5, 6, 7, 8]
     assert after["games"][:4] == before["games"]
-    assert after["games"][4:] == before["games"]
+    assert documents_of(after)[4:] == documents_of(before)
 
 
 def valid_games(app):
@@ -187,13 +195,21 @@ def valid_games(app):
 
 SECOND = 'Game 2 of 3 ("Game 2 à la table")'
 THIRD = 'Game 3 of 3 ("Game 3 à la table")'
+MOMENT = "2026-11-27T19:02:11.123456"
+RECORDED = {"taken": [[4, 0], [4, 1], [4, 0], [5, 0], [5, 1], [4, 0]], "moon": None}
+
+
+def entry(number, action, before=None, after=None, undoes=None, at=MOMENT):
+    """An entry of a game's trail as a backup writes it, about hand 1."""
+    return {"id": number, "at": at, "action": action, "hand_number": 1, "hand_key": 1, "after_key": None,
+            "undoes": undoes, "before": before, "after": after}
 
 
 @pytest.mark.parametrize(("change", "message"), [
     (lambda d: d.update(format="scorekeeper/something"), 'A backup\'s "format" must be "scorekeeper/backup".'),
-    (lambda d: d.update(version=2), "version 1 of the backup format only"),
-    (lambda d: d.update(version=True), "version 1 of the backup format only"),  # True == 1 in Python
-    (lambda d: d.update(version=1.0), "version 1 of the backup format only"),
+    (lambda d: d.update(version=3), "versions 1 and 2 of the backup format only"),
+    (lambda d: d.update(version=True), "versions 1 and 2 of the backup format only"),  # True == 1 in Python
+    (lambda d: d.update(version=1.0), "versions 1 and 2 of the backup format only"),
     (lambda d: d["games"][1]["hands"][0].update(number=1.0), f"{SECOND}: Hands must be numbered 1, 2, 3"),
     (lambda d: d["games"][1]["hands"][0].update(number=True), f"{SECOND}: Hands must be numbered 1, 2, 3"),
     (lambda d: d["games"][1].update(rules={"moon_choice": "x" * 100_000}),
@@ -208,11 +224,67 @@ THIRD = 'Game 3 of 3 ("Game 3 à la table")'
     (lambda d: d["games"].insert(1, [1, 2, 3]), "Game 2 of 4 (no name): The document must be a JSON object"),
     (lambda d: d["games"][0].update(name="x" * 81), 'Game 1 of 3 ("' + "x" * 40 + '…"): The game\'s "name"'),
     (lambda d: d.update(people={"Ana": ["ana"]}), 'A backup\'s "people" must be a list.'),
-    (lambda d: d.update(people=[{"name": "Ana", "keys": ["Ana"]}]), 'Person 1 of "people" needs a "name"'),
-    (lambda d: d.update(people=[{"name": "Ana\n", "keys": ["ana"]}]), 'Person 1 of "people" needs a "name"'),
-    (lambda d: d.update(people=[{"name": "Ana", "keys": []}]), 'Person 1 of "people" needs a "name"'),
-    (lambda d: d.update(people=[{"name": "Ana", "keys": ["ana", "anna"]}, {"name": "Anna", "keys": ["anna"]}]),
+    (lambda d: d.update(version=1, people=[{"name": "Ana", "keys": ["Ana"]}]), 'Person 1 of "people" needs a "name"'),
+    (lambda d: d.update(version=1, people=[{"name": "Ana\n", "keys": ["ana"]}]),
+     'Person 1 of "people" needs a "name"'),
+    (lambda d: d.update(version=1, people=[{"name": "Ana", "keys": []}]), 'Person 1 of "people" needs a "name"'),
+    (lambda d: d.update(version=1, people=[{"name": "Ana", "keys": ["ana", "anna"]},
+                                           {"name": "Anna", "keys": ["anna"]}]),
      'Person 2 of "people" shares a name with a person before them.'),
+    (lambda d: d["people"].__setitem__(0, {**d["people"][0], "keys": ["Gus"]}), 'Person 1 of "people" needs a "name"'),
+    (lambda d: d["people"].__setitem__(0, {**d["people"][0], "id": 0}), 'Person 1 of "people" needs an "id"'),
+    (lambda d: d["people"].__setitem__(1, {**d["people"][1], "id": d["people"][0]["id"]}),
+     'Person 2 of "people" has the id of a person before them.'),
+    (lambda d: d["people"].__setitem__(0, {**d["people"][0], "merged_into": d["people"][0]["id"]}),
+     'Person 1 of "people" is merged into nobody the backup lists.'),
+    (lambda d: d["games"][1]["stored"].update(id=d["games"][0]["stored"]["id"]),
+     f'{SECOND}: "stored": the game\'s "id" is another game\'s.'),
+    (lambda d: d["games"][1]["stored"].update(created_at="yesterday"), f'{SECOND}: "stored": "created_at" must be a'),
+    (lambda d: d["games"][1]["stored"].update(voided_at="2026-11-27T19:02:11"),
+     f'{SECOND}: "stored": a game left out of the season has "voided_at" and "void_reason"'),
+    (lambda d: d["games"][1]["stored"].update(scorer_key="a key with spaces"), f'{SECOND}: "stored": "scorer_key"'),
+    (lambda d: d["games"][1]["stored"]["players"].pop(), f'{SECOND}: "stored": "players" must give each player'),
+    (lambda d: d["games"][1]["stored"]["players"][0].update(person=10_000),
+     f'{SECOND}: "stored": the player "Gus" is a person "people" does not list'),
+    (lambda d: d["games"][1]["stored"]["players"][0].update(id=d["games"][0]["stored"]["players"][0]["id"]),
+     f'{SECOND}: "stored": the player "Gus" has another player\'s id.'),
+    (lambda d: d["games"][1]["stored"]["hands"][0].update(key=0), f'{SECOND}: "stored": hand 1 needs a "key"'),
+    (lambda d: d["games"][1]["stored"].update(last_hand_key=0), f'{SECOND}: "stored": hand 1 needs a "key"'),
+    (lambda d: d["games"][1]["stored"].update(open_hand={"log": 99, "first_leader": 9, "kitty": None, "played": []}),
+     f'{SECOND}: Hand 2: the tricks\' "first_leader" must be a seat.'),
+    (lambda d: d["games"][1]["stored"].update(trail=[{"id": 1, "action": "undo", "undoes": 7}]),
+     f'{SECOND}: "stored": trail entry 1 needs a "hand_number"'),
+    (lambda d: d["games"][1]["stored"].update(trail=[entry(1, "correct", before={"taken": [[27, 0]] * 6})]),
+     f'{SECOND}: "stored": trail entry 1: a hand\'s facts need "taken"'),
+    (lambda d: d["games"][1]["stored"].update(trail=[entry(1, "record", after=RECORDED),
+                                                     entry(2, "undo", undoes=3)]),
+     f'{SECOND}: "stored": trail entry 2: an undo, and only an undo, names the entry'),
+    (lambda d: d["games"][1]["stored"].update(trail=[entry(1, "join", after={"id": 4, "kind": "join"})]),
+     f'{SECOND}: "stored": trail entry 1: a seat change\'s facts need'),
+    (lambda d: d["games"][1]["stored"].update(trail=[entry(1, "rules", before={"moon_points": 26}, after={})]),
+     f'{SECOND}: "stored": trail entry 1: a house rules entry has the house rules before and after it'),
+    (lambda d: d["games"][1]["stored"].update(trail=[entry(1, "trick", after={"log": 1, "trick": 1, "cards": "X"})]),
+     f'{SECOND}: "stored": trail entry 1: a trick\'s facts need'),
+    (lambda d: d["games"][1]["stored"].update(trail=[entry(1, "kitty", after={"log": 1, "kitty": None})]),
+     f'{SECOND}: "stored": trail entry 1: a kitty\'s entry has the kitty before and after it'),
+    (lambda d: d["games"][1]["stored"].update(trail=[entry(1, "record", after=RECORDED, at="noon")]),
+     f'{SECOND}: "stored": trail entry 1: "at" must be a moment'),
+    (lambda d: d.update(trail=[]), 'A backup\'s "trail" must be an object'),
+    (lambda d: d.update(trail={"games": [{"id": 1, "action": "void", "game": 10_000, "reason": "x"}]}),
+     'Entry 1 of the club\'s trail of games names no game of the backup'),
+    (lambda d: d.update(trail={"games": [{"id": 1, "action": "void", "game": 1, "reason": "two\nlines"}]}),
+     'Entry 1 of the club\'s trail of games: a game left out has its "reason"'),
+    (lambda d: d.update(trail={"games": [{"id": 1, "action": "date", "game": 1, "facts": {"before": "2026-01-01"}}]}),
+     'Entry 1 of the club\'s trail of games: a date\'s entry has "facts" with the days'),
+    (lambda d: d.update(trail={"games": [{"id": 1, "action": "count", "game": 1, "at": MOMENT, "device": "x" * 41}]}),
+     'Entry 1 of the club\'s trail of games: "device" must be a device\'s name'),
+    (lambda d: d.update(trail={"people": [{"id": 1, "action": "merge", "person": 10_000}]}),
+     'Entry 1 of the club\'s trail of people names a person "people" does not list.'),
+    (lambda d: d.update(trail={"people": [{"id": 1, "action": "rename", "person": d["people"][0]["id"],
+                                           "facts": {"before": "A", "after": "B"}}]}),
+     'Entry 1 of the club\'s trail of people: its "facts" are not those of a rename.'),
+    (lambda d: d.update(trail={"people": [{"id": 1, "action": "undo", "person": d["people"][0]["id"], "undoes": 1}]}),
+     'Entry 1 of the club\'s trail of people: an undo, and only an undo, names the older merge or rename'),
 ])
 def test_a_backup_with_any_problem_restores_nothing_and_names_it(app, fresh_app, change, message):
     document = valid_games(app)
@@ -267,7 +339,8 @@ def test_backup_command_writes_the_file_and_restore_command_reads_it(app, runner
     assert saved.exit_code == 0, saved.output
     assert saved.output == f"Saved 5 games to {path}.\n"
     assert restored.exit_code == 0, restored.output
-    assert restored.output == "Restored 5 games.\n"
+    assert restored.output == (f"Restored 5 games, {rows(app)['Person']} people, 0 games left out of the season, "
+                               "0 entries of the club's trail.\n")
     with app.app_context():
         original = backup_document()
     with fresh_app.app_context():
@@ -282,7 +355,7 @@ def test_backup_command_leaves_no_partial_file_behind(app, runner, tmp_path):
     path = folder / "backup.json"
     path.write_text("an older backup", encoding="utf-8")
 
-    result = runner.invoke(args=["backup", str(path)])
+    result = runner.invoke(args=["backup", "--force", str(path)])
 
     assert result.exit_code == 0, result.output
     assert os.listdir(folder) == ["backup.json"]
@@ -300,7 +373,7 @@ def test_a_backup_that_fails_while_writing_keeps_the_old_file_and_no_partial_one
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", disk_full)
-    result = runner.invoke(args=["backup", str(path)])
+    result = runner.invoke(args=["backup", "--force", str(path)])
 
     assert result.exit_code != 0
     assert "Could not write" in result.output and "No space left on device" in result.output
@@ -332,7 +405,8 @@ def test_restore_command_reads_standard_input(app, runner, fresh_app):
     result = fresh_app.test_cli_runner().invoke(args=["restore", "-"], input=text)
 
     assert result.exit_code == 0, result.output
-    assert result.output == "Restored 1 game.\n"
+    assert result.output == (f"Restored 1 game, {rows(fresh_app)['Person']} people, 0 games left out of the season, "
+                             "0 entries of the club's trail.\n")
 
 
 def test_restore_command_with_one_invalid_game_fails_and_restores_nothing(app, fresh_app, tmp_path):
@@ -390,8 +464,10 @@ def test_a_backup_keeps_merged_and_renamed_people_and_a_restore_links_their_game
     create_game(client, ["robert", "Zoe", "Yan", "Xu", "Wes", "Val"], name="After the restore")
     season = {player["name"]: player["games"] for player in client.get("/stats.json").get_json()["players"]}
 
-    assert sorted(document["people"], key=lambda person: person["name"]) == [
-        {"name": "Ana", "keys": ["ana", "anna"]}, {"name": "Robert", "keys": ["bo", "robert"]}]
+    people = {person["name"]: person for person in document["people"]}
+    assert people["Ana"]["keys"] == ["ana", "anna"] and people["Robert"]["keys"] == ["bo", "robert"]
+    assert people["Anna"] == {"id": people["Anna"]["id"], "name": "Anna", "keys": [],
+                              "merged_into": people["Ana"]["id"]}
     assert season["Ana"] == 2 and "Anna" not in season
     assert season["Robert"] == 2  # the game restored as "Bo" and the new one, typed "robert": no respelling
 
@@ -409,3 +485,73 @@ def test_a_backups_people_already_known_here_keep_who_they_are(app, fresh_app):
     season = {player["name"]: player["games"] for player in local.get("/stats.json").get_json()["players"]}
 
     assert season["Ana"] == 2 and season["Anna"] == 2  # two people here: merged by hand, if the club wishes
+
+
+def test_a_version_1_backup_still_links_its_people_known_by_several_names(app, fresh_app):
+    merged_club(app)
+    with app.app_context():
+        games = documents_of(backup_document())
+    people = [{"name": "Ana", "keys": ["ana", "anna"]}, {"name": "Robert", "keys": ["bo", "robert"]}]
+
+    with fresh_app.app_context():
+        restore_document({"format": "scorekeeper/backup", "version": 1, "games": games, "people": people})
+    season = {player["name"]: player["games"] for player in fresh_app.test_client().get("/stats.json").get_json()[
+        "players"]}
+
+    assert season["Ana"] == 2 and "Anna" not in season and season["Robert"] == 1
+
+
+def test_a_restore_where_some_people_are_known_already_leaves_their_trail_out_and_says_so(app, fresh_app, tmp_path):
+    merged_club(app)
+    path = tmp_path / "backup.json"
+    assert app.test_cli_runner().invoke(args=["backup", str(path)]).exit_code == 0
+    create_game(fresh_app.test_client(), ["Ana", "Cleo", "Dee", "Eli", "Fay", "Gil"])
+
+    result = fresh_app.test_cli_runner().invoke(args=["restore", str(path)])
+
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1] == (
+        "Not restored: 2 entries of the club's trail of people (renames, merges), as some of the backup's people "
+        "were known here already; their games are linked to them by name.")
+    with fresh_app.app_context():
+        assert db.session.execute(db.select(db.func.count()).select_from(PersonChange)).scalar() == 0
+
+
+# --- A backup never destroys one -----------------------------------------------------------
+
+
+def test_backup_refuses_a_file_that_exists_in_one_line_and_writes_nothing(app, runner, tmp_path):
+    store_random_games(app, 2)
+    (tmp_path / "backups").mkdir()
+    path = tmp_path / "backups" / "backup.json"
+    path.write_text("an older backup", encoding="utf-8")
+
+    refused = runner.invoke(args=["backup", str(path)])
+    kept = os.listdir(path.parent), path.read_text(encoding="utf-8")
+    forced = runner.invoke(args=["backup", "--force", str(path)])
+
+    assert refused.exit_code == 2
+    assert refused.output == (f"Error: {path} exists already; nothing was saved. Name a new file, or add --force "
+                              "to replace it.\n")
+    assert kept == (["backup.json"], "an older backup")
+    assert forced.exit_code == 0, forced.output
+    assert len(json.loads(path.read_text(encoding="utf-8"))["games"]) == 2
+
+
+def test_backup_refuses_a_file_made_while_it_was_writing_and_leaves_it_as_it_was(app, runner, tmp_path, monkeypatch):
+    store_random_games(app, 2)
+    (tmp_path / "backups").mkdir()
+    path = tmp_path / "backups" / "backup.json"
+    fsync = os.fsync
+
+    def another_backup_meanwhile(descriptor):
+        fsync(descriptor)
+        path.write_text("another backup, made meanwhile", encoding="utf-8")
+
+    monkeypatch.setattr(os, "fsync", another_backup_meanwhile)
+    result = runner.invoke(args=["backup", str(path)])
+
+    assert result.exit_code == 2, result.output
+    assert "exists already; nothing was saved" in result.output
+    assert os.listdir(path.parent) == ["backup.json"]
+    assert path.read_text(encoding="utf-8") == "another backup, made meanwhile"

@@ -1,36 +1,60 @@
-"""Backup and restore of the whole database: one JSON document holding every game.
+"""Backup and restore of the whole club: one JSON document holding every game and every fact kept of it.
 
-The format is documented in docs/backup-format.md. A backup lists each
-game's document (docs/game-format.md), oldest game first. A restore checks
-every game before it adds any, then adds them all as new games in one
-transaction: all or nothing.
+The format is documented in docs/backup-format.md. A backup (version 2)
+lists each game's document (docs/game-format.md), oldest game first, each
+with what the database keeps of it beside its document (``stored``: its
+hands' keys, whether it is left out of the season, its trail...); then the
+club's people and the club's trail. A restore checks everything before it
+adds anything, then adds it all in one transaction (``service.restore_club``):
+all or nothing. Version 1 backups (games and people by name) are read too.
 """
 
 import json
 import os
+import re
 import tempfile
 from contextlib import contextmanager
+from datetime import datetime, timezone
 
 import click
 from flask.cli import with_appcontext
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from .. import service
+from .. import rules, service
 from ..db import needs_database
-from ..db.models import NAME_LENGTH, Game, Hand, Person, PersonName, TrickLog, db
-from ..service import names
-from ..web.explain import quoted
+from ..db.models import (
+    DEVICE_NAME_LENGTH,
+    HOUSE_RULES,
+    LARGEST_ID,
+    NAME_LENGTH,
+    VOID_REASON_LENGTH,
+    Game,
+    GameChange,
+    Hand,
+    Person,
+    PersonChange,
+    PersonName,
+    TrickLog,
+    db,
+)
+from ..service import days, names
+from ..web.explain import describe, quoted
 from . import game as exchange
-from .game import DocumentError, dumps, export_game, read_game
+from .game import DocumentError, dumps, export_game, read_game, whole
 
 FORMAT = "scorekeeper/backup"
-VERSION = 1
+VERSION = 2  # written; version 1 (the games' documents and the people known by several names) is read too
+READABLE_VERSIONS = (1, 2)
 NAME_SHOWN = 40  # characters of a game's name quoted in an error message
+SCORER_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")  # as ``new_scorer_key`` makes them: a link's text, as typed
+
+
+# --- Writing a backup --------------------------------------------------------------------------------
 
 
 def backup_document():
-    """Every game as one JSON-ready document, oldest first, as the database stood at one moment."""
+    """The whole club as one JSON-ready document, oldest game first, as the database stood at one moment."""
     with _one_moment():
         games = db.session.execute(
             db.select(Game)
@@ -40,21 +64,65 @@ def backup_document():
                 selectinload(Game.players),
                 selectinload(Game.hands).selectinload(Hand.takings),
                 selectinload(Game.hands).selectinload(Hand.trick_log).selectinload(TrickLog.tricks),
+                selectinload(Game.trick_logs).selectinload(TrickLog.tricks),
+                selectinload(Game.seat_changes),
+                selectinload(Game.changes),
             )
         ).scalars()
-        games = [export_game(game) for game in games]
-        return {"format": FORMAT, "version": VERSION, "games": games, "people": _people()}
+        games = [{**export_game(game), "stored": _stored(game)} for game in games]
+        return {"format": FORMAT, "version": VERSION, "games": games, "people": _people(), "trail": _club_trail()}
+
+
+def _stored(game):
+    """What the database keeps of a game beside its document, ids as this database gave them."""
+    log = game.trick_log
+    return {
+        "id": game.id, "scorer_key": game.scorer_key, "created_at": _time(game.created_at), "revision": game.revision,
+        "voided_at": _time(game.voided_at), "void_reason": game.void_reason, "last_hand_key": game.last_hand_key,
+        "players": [{"id": player.id, "person": player.person_id} for player in game.players],
+        "seat_changes": [change.id for change in game.seat_changes],
+        "hands": [{"key": hand.key, "recorded_at": _time(hand.recorded_at),
+                   "log": None if game.log_of(hand) is None else game.log_of(hand).id} for hand in game.hands],
+        "open_hand": None if log is None else {
+            "log": log.id, "first_leader": log.first_leader, "kitty": [str(card) for card in log.kitty_cards] or None,
+            "played": [{"cards": trick.cards.split(), "confirmed": trick.confirmed} for trick in log.tricks]},
+        "trail": [{"id": change.id, "at": _time(change.at), "action": change.action,
+                   "hand_number": change.hand_number, "hand_key": change.hand_key, "after_key": change.after_key,
+                   "undoes": change.undoes_id, "before": _facts(change.before), "after": _facts(change.after)}
+                  for change in sorted(game.changes, key=lambda change: change.id)],
+    }
 
 
 def _people():
-    """The club's people who have more than one spelling (merged or renamed): the games alone, linked
-    again by name on a restore, would make them several people."""
+    """Every person the club knows, merged ones too, with the spellings that find them, oldest first."""
     keys = {}
     for person, key in db.session.execute(select(PersonName.person_id, PersonName.key).order_by(PersonName.key)):
         keys.setdefault(person, []).append(key)
-    names = dict(db.session.execute(select(Person.id, Person.name).where(Person.id.in_(
-        [person for person, spelled in keys.items() if len(spelled) > 1]))).all())
-    return [{"name": names[person], "keys": spelled} for person, spelled in keys.items() if person in names]
+    return [{"id": person.id, "name": person.name, "keys": keys.get(person.id, []),
+             "merged_into": person.merged_into_id}
+            for person in db.session.execute(select(Person).order_by(Person.id)).scalars()]
+
+
+def _club_trail():
+    """The club's trail: its people's (renames, merges, their undos) and its games' (left out, counted again,
+    dated), each oldest first."""
+    people = db.session.execute(select(PersonChange).order_by(PersonChange.id)).scalars()
+    games = db.session.execute(select(GameChange).order_by(GameChange.id)).scalars()
+    return {
+        "people": [{"id": entry.id, "at": _time(entry.at), "action": entry.action, "person": entry.person_id,
+                    "other": entry.other_id, "undoes": entry.undoes_id, "facts": _facts(entry.facts),
+                    "device": entry.device} for entry in people],
+        "games": [{"id": entry.id, "at": _time(entry.at), "action": entry.action, "game": entry.game_id,
+                   "reason": entry.reason, "facts": _facts(entry.facts), "device": entry.device} for entry in games],
+    }
+
+
+def _time(moment):
+    return None if moment is None else moment.isoformat()
+
+
+def _facts(text):
+    return None if text is None else json.loads(text)
 
 
 @contextmanager
@@ -83,6 +151,9 @@ def _one_moment():
         session.rollback()  # nothing was written: this only ends the snapshot
 
 
+# --- Reading a backup --------------------------------------------------------------------------------
+
+
 def parse_backup(text):
     """Parse backup text (bytes or str) into a document, or raise ``DocumentError``."""
     if isinstance(text, bytes):
@@ -97,10 +168,16 @@ def parse_backup(text):
 
 
 def restore_document(document):
-    """Add every game of a backup document as new games in one transaction; return them.
+    """Add every game of a backup document as new games, with what the backup holds of the club, in one
+    transaction; return the new games. See ``restore_club``."""
+    return restore_club(document).games
 
-    Every game is checked before any is added; the first problem raises
-    ``DocumentError`` naming the game, and then nothing is added.
+
+def restore_club(document):
+    """Restore a backup document whole, in one transaction; return what was restored (``service.Restored``).
+
+    Everything is checked before anything is added; the first problem raises
+    ``DocumentError`` naming it (and its game), and then nothing is added.
     """
     if not isinstance(document, dict):
         raise DocumentError("A backup must be a JSON object with a \"games\" list.")
@@ -108,21 +185,35 @@ def restore_document(document):
         raise DocumentError("This is one game's document, not a backup; import it with import-game.")
     if document.get("format") != FORMAT:
         raise DocumentError(f"A backup's \"format\" must be \"{FORMAT}\".")
-    if not exchange.whole(document.get("version")) or document["version"] != VERSION:  # not 1.0, not true
-        raise DocumentError(f"This scorekeeper reads version {VERSION} of the backup format only.")
+    version = document.get("version")
+    if not whole(version) or version not in READABLE_VERSIONS:  # not 1.0, not true
+        raise DocumentError("This scorekeeper reads versions 1 and 2 of the backup format only.")
     documents = document.get("games")
     if not isinstance(documents, list):
         raise DocumentError("A backup must have a \"games\" list.")
 
-    games = []
+    if version == 1:
+        people = _read_people_by_name(document.get("people", []))
+    else:
+        people = _read_people(document.get("people", []))
+    known = {person.id: person for person in people}
+    games, seen = [], _Seen()
     for index, game_document in enumerate(documents):
         try:
-            games.append(read_game(game_document))
+            checked = read_game(game_document)
+            stored = None
+            if version > 1 and game_document.get("stored") is not None:
+                stored = _read_stored(game_document["stored"], checked, known, seen)
+            games.append(_backup_game(checked, stored))
         except DocumentError as error:
             raise DocumentError(f"{_which_game(index, len(documents), game_document)}: {error}") from None
-    people = _read_people(document.get("people", []))
+    trail = document.get("trail", {}) if version > 1 else {}
+    if not isinstance(trail, dict):
+        raise DocumentError("A backup's \"trail\" must be an object with the lists \"people\" and \"games\".")
+    people_trail = _read_people_trail(trail.get("people", []), known)
+    games_trail = _read_games_trail(trail.get("games", []), seen.games)
     try:
-        return service.restore_backup(games, people)
+        return service.restore_club(games, people, people_trail, games_trail)
     except service.SamePerson as error:
         raise DocumentError(f"{error} here (merged), but they sat at one table in the backup: "
                             "undo that merge first.") from None
@@ -130,26 +221,475 @@ def restore_document(document):
         raise DocumentError("The database refused the games.") from None
 
 
-def _read_people(entries):
-    """A backup's people as ``service.KnownPerson`` values, or ``DocumentError`` naming the first problem."""
+def _backup_game(checked, stored):
+    """``service.backup_game``, its refusal of the open hand worded."""
+    try:
+        return service.backup_game(checked, stored)
+    except rules.HandAfterGameOver:
+        raise DocumentError("\"stored\": the game is over, so no hand can be being played (\"open_hand\").") from None
+    except service.TricksRefused as error:
+        seating = checked.facts.names
+        names_of = [seating[player] for player in checked.board.next_hand.seating]
+        raise DocumentError(f"Hand {error.number} (being played), tricks: {describe(error.error, names_of)}") from None
+
+
+def restore_text(text):
+    """Restore a backup from its text (bytes or str); return the new games."""
+    return restore_document(parse_backup(text))
+
+
+class _Seen:
+    """What the games of a backup have named so far: each id once (the backup's database gave each once)."""
+
+    def __init__(self):
+        self.games, self.players, self.entries = set(), set(), set()
+
+
+# --- People --------------------------------------------------------------------------------------------
+
+
+def _read_people_by_name(entries):
+    """A version 1 backup's people (``name`` and ``keys``) as ``service.BackupPerson`` values, numbered."""
     if not isinstance(entries, list):
         raise DocumentError("A backup's \"people\" must be a list.")
     people, seen = [], set()
     for number, entry in enumerate(entries, start=1):
         name = entry.get("name") if isinstance(entry, dict) else None
         keys = entry.get("keys") if isinstance(entry, dict) else None
-        # The name as written, untrimmed: "Ana\n" is refused, as the people it names were typed without one.
-        if (not isinstance(name, str) or not name.strip() or names.problem(name.strip()) is not None
-                or names.problem(name, len(name)) is not None
-                or not isinstance(keys, list) or not keys
-                or not all(isinstance(key, str) and key and names.key(key) == key for key in keys)):
+        if not _shown_name(name) or not isinstance(keys, list) or not keys or not all(_key(key) for key in keys):
             raise DocumentError(f"Person {number} of \"people\" needs a \"name\" (1 to {NAME_LENGTH} characters) "
                                 "and \"keys\": the names they are found by, as the app compares them.")
         if seen & set(keys):
             raise DocumentError(f"Person {number} of \"people\" shares a name with a person before them.")
         seen |= set(keys)
-        people.append(service.KnownPerson(name.strip(), tuple(keys)))
+        people.append(service.BackupPerson(number, name.strip(), tuple(keys), None))
     return people
+
+
+def _read_people(entries):
+    """A version 2 backup's people (``id``, ``name``, ``keys``, ``merged_into``) as ``service.BackupPerson``."""
+    if not isinstance(entries, list):
+        raise DocumentError("A backup's \"people\" must be a list.")
+    people, seen = {}, set()
+    for number, entry in enumerate(entries, start=1):
+        where = f"Person {number} of \"people\""
+        if not isinstance(entry, dict) or not _id(entry.get("id")) or not _id(entry.get("merged_into"), none=True):
+            raise DocumentError(f"{where} needs an \"id\" (a whole number, 1 or more) and \"merged_into\" "
+                                "(the id of the person they were merged into, or null).")
+        name, keys = entry.get("name"), entry.get("keys")
+        if not _shown_name(name) or not isinstance(keys, list) or not all(_key(key) for key in keys):
+            raise DocumentError(f"{where} needs a \"name\" (1 to {NAME_LENGTH} characters) and \"keys\": "
+                                "the names they are found by, as the app compares them.")
+        if entry["id"] in people:
+            raise DocumentError(f"{where} has the id of a person before them.")
+        if seen & set(keys) or len(set(keys)) < len(keys):
+            raise DocumentError(f"{where} shares a name with a person before them.")
+        seen |= set(keys)
+        people[entry["id"]] = service.BackupPerson(entry["id"], name.strip(), tuple(keys), entry["merged_into"])
+    for number, person in enumerate(people.values(), start=1):
+        into, passed = person.merged_into, {person.id}
+        while into is not None:
+            if into not in people or into in passed:
+                raise DocumentError(f"Person {number} of \"people\" is merged into nobody the backup lists.")
+            passed.add(into)
+            into = people[into].merged_into
+    return list(people.values())
+
+
+def _shown_name(name):
+    """Whether ``name`` can show a person: text, not empty, no longer than a name, and as typed (untrimmed:
+    "Ana\\n" is refused, as the people it names were typed without one)."""
+    return (isinstance(name, str) and bool(name.strip()) and names.problem(name.strip()) is None
+            and names.problem(name, len(name)) is None)
+
+
+def _key(key):
+    """Whether ``key`` is a spelling's key as the app compares names (``names.key``)."""
+    return isinstance(key, str) and bool(key) and names.key(key) == key
+
+
+# --- What the database keeps of a game beside its document ---------------------------------------------
+
+
+def _read_stored(stored, checked, people, seen):
+    """A game's ``stored`` object as a ``service.StoredGame`` for ``checked`` (its document read), or
+    ``DocumentError``. Every id is one the backup's database gave once; every person one the backup lists."""
+    facts = checked.facts
+    if not isinstance(stored, dict):
+        raise DocumentError("\"stored\" must be an object: what the database kept of the game.")
+    game_id, revision, last_key = stored.get("id"), stored.get("revision"), stored.get("last_hand_key")
+    if not _id(game_id) or not _id(revision) or not whole(last_key) or last_key < 0:
+        raise DocumentError("\"stored\" needs the game's \"id\", its \"revision\" (whole numbers, 1 or more) and "
+                            "\"last_hand_key\" (the key of the newest hand it made, 0 or more).")
+    if game_id in seen.games:
+        raise DocumentError("\"stored\": the game's \"id\" is another game's.")
+    key = stored.get("scorer_key")
+    if not isinstance(key, str) or not SCORER_KEY.fullmatch(key):
+        raise DocumentError("\"stored\": \"scorer_key\" must be the key of the game's secret scorer link "
+                            "(8 to 64 letters, digits, \"-\" and \"_\").")
+    created_at = _read_time(stored.get("created_at"), "\"stored\": \"created_at\"")
+    voided_at = _read_time(stored.get("voided_at"), "\"stored\": \"voided_at\"", none=True)
+    reason = stored.get("void_reason")
+    if (voided_at is None) != (reason is None) or (reason is not None and not _text(reason, VOID_REASON_LENGTH)):
+        raise DocumentError(f"\"stored\": a game left out of the season has \"voided_at\" and \"void_reason\" (1 to "
+                            f"{VOID_REASON_LENGTH} characters); one that counts has neither.")
+    players = _read_players(stored.get("players"), facts.names, people, seen)
+    seat_changes = stored.get("seat_changes")
+    if (not isinstance(seat_changes, list) or len(seat_changes) != len(facts.seat_changes)
+            or not all(_id(change) for change in seat_changes) or len(set(seat_changes)) < len(seat_changes)):
+        raise DocumentError("\"stored\": \"seat_changes\" must list the id of each of the game's seat changes, "
+                            "in order.")
+    hands = _read_stored_hands(stored.get("hands"), facts, last_key)
+    open_hand = _read_open_hand(stored.get("open_hand"), checked, hands)
+    trail = _read_trail(stored.get("trail"), checked, last_key, seen)
+    seen.games.add(game_id)
+    return service.StoredGame(game_id, key, created_at, revision, voided_at, reason, last_key, hands, players,
+                              tuple(seat_changes), open_hand, trail)
+
+
+def _read_players(entries, roster, people, seen):
+    """Each roster player's ``(id, person)``: the person a backup person of an unmerged one, one each."""
+    if not isinstance(entries, list) or len(entries) != len(roster) or not all(
+            isinstance(entry, dict) and _id(entry.get("id")) and _id(entry.get("person"), none=True)
+            for entry in entries):
+        raise DocumentError("\"stored\": \"players\" must give each player of the game (hand 1's, then each joiner) "
+                            "as their \"id\" and their \"person\" (an id of \"people\").")
+    players = tuple((entry["id"], entry["person"]) for entry in entries)
+    for (player, person), name in zip(players, roster):
+        if player in seen.players:
+            raise DocumentError(f"\"stored\": the player \"{quoted(name)}\" has another player's id.")
+        if person is not None and (person not in people or people[person].merged_into is not None):
+            raise DocumentError(f"\"stored\": the player \"{quoted(name)}\" is a person \"people\" does not list, "
+                                "or one merged into another.")
+        seen.players.add(player)
+    persons = [person for _player, person in players if person is not None]
+    if len(set(persons)) < len(persons):
+        raise DocumentError("\"stored\": two players of the game are one person.")
+    return players
+
+
+def _read_stored_hands(entries, facts, last_key):
+    """Each recorded hand's ``StoredHand``: its key (each once, none past ``last_key``), when it was recorded,
+    and the id of its trick log exactly when the document has its tricks."""
+    if not isinstance(entries, list) or len(entries) != len(facts.hands):
+        raise DocumentError("\"stored\": \"hands\" must give each of the game's hands its \"key\", \"recorded_at\" "
+                            "and \"log\".")
+    hands = []
+    for number, (entry, log) in enumerate(zip(entries, facts.logs), start=1):
+        where = f"\"stored\": hand {number}"
+        if (not isinstance(entry, dict) or not _id(entry.get("key")) or entry["key"] > last_key
+                or not _id(entry.get("log"), none=True) or (entry.get("log") is None) != (log is None)):
+            raise DocumentError(f"{where} needs a \"key\" (1 to \"last_hand_key\") and a \"log\": the id of its "
+                                "trick log if it was played trick by trick, else null.")
+        hands.append(service.StoredHand(entry["key"], _read_time(entry.get("recorded_at"), f"{where}: \"recorded_at\""),
+                                        entry["log"]))
+    keys = [hand.key for hand in hands]
+    logs = [hand.log for hand in hands if hand.log is not None]
+    if len(set(keys)) < len(keys) or len(set(logs)) < len(logs):
+        raise DocumentError("\"stored\": two hands have one key, or one trick log.")
+    return tuple(hands)
+
+
+def _read_open_hand(entry, checked, hands):
+    """The hand being played trick by trick (``open_hand``), or None; played through by ``service.backup_game``."""
+    if entry is None:
+        return None
+    if not isinstance(entry, dict) or not _id(entry.get("log")) or entry["log"] in {hand.log for hand in hands}:
+        raise DocumentError("\"stored\": \"open_hand\" must be null or an object with the \"log\" id of the hand "
+                            "being played (no recorded hand's).")
+    if checked.board.over:
+        raise DocumentError("\"stored\": the game is over, so no hand can be being played (\"open_hand\").")
+    upcoming = checked.board.next_hand
+    seated = [checked.facts.names[player] for player in upcoming.seating]
+    tricks = {key: value for key, value in entry.items() if key != "log"}
+    played = exchange._read_tricks({"tricks": tricks}, upcoming.number, seated, checked.facts.variant)
+    return service.OpenHand(entry["log"], played)
+
+
+# --- A game's trail ------------------------------------------------------------------------------------
+
+_ACTIONS = {action.value for action in service.Action}
+
+
+def _read_trail(entries, checked, last_key, seen):
+    """A game's trail (``Change`` entries, oldest first) as ``service.TrailEntry`` values, each entry's facts
+    in the form its kind of entry writes them (entries.py, hands.py, seats.py, tricks.py), so that its
+    page and its undo read them as they read their own."""
+    if not isinstance(entries, list):
+        raise DocumentError("\"stored\": \"trail\" must be a list of the game's trail entries, oldest first.")
+    trail, ids = [], set()
+    for number, entry in enumerate(entries, start=1):
+        where = f"\"stored\": trail entry {number}"
+        if not isinstance(entry, dict) or not _id(entry.get("id")) or entry.get("action") not in _ACTIONS:
+            raise DocumentError(f"{where} needs an \"id\" and an \"action\" (one of {', '.join(sorted(_ACTIONS))}).")
+        if entry["id"] in seen.entries or (trail and entry["id"] <= trail[-1].id):
+            raise DocumentError(f"{where}: the entries must be listed oldest first, each id once.")
+        hand_number, hand_key, after_key = entry.get("hand_number"), entry.get("hand_key"), entry.get("after_key")
+        if (not whole(hand_number) or hand_number < 0 or not _id(hand_key, none=True)
+                or not _id(after_key, none=True) or max(hand_key or 0, after_key or 0) > last_key):
+            raise DocumentError(f"{where} needs a \"hand_number\" (0 or more), and a \"hand_key\" and \"after_key\" "
+                                "(hands' keys, up to \"last_hand_key\", or null).")
+        undoes = entry.get("undoes")
+        if (entry["action"] == service.Action.UNDO.value) != (undoes is not None) or (
+                undoes is not None and undoes not in ids):
+            raise DocumentError(f"{where}: an undo, and only an undo, names the entry of this trail it undoes "
+                                "(\"undoes\"), an older one.")
+        before, after = entry.get("before"), entry.get("after")
+        if not all(facts is None or isinstance(facts, dict) for facts in (before, after)):
+            raise DocumentError(f"{where}: \"before\" and \"after\" must be objects or null.")
+        trail.append(service.TrailEntry(entry["id"], _read_time(entry.get("at"), f"{where}: \"at\""),
+                                        entry["action"], hand_number, hand_key, after_key, undoes, before, after))
+        ids.add(entry["id"])
+    about = service.subjects(trail)
+    for number, entry in enumerate(trail, start=1):
+        problem = _FACTS[about[entry.id]](entry, len(checked.facts.names))
+        if problem:
+            raise DocumentError(f"\"stored\": trail entry {number}: {problem}")
+    seen.entries |= ids
+    return tuple(trail)
+
+
+def _hand_facts_problem(entry, roster):
+    """What is wrong with a hand entry's facts (``entries.hand_facts``), or None."""
+    if entry.before is None and entry.after is None:
+        return "a hand's entry has the hand's facts before or after it (or both)."
+    for facts in (entry.before, entry.after):
+        if facts is None:
+            continue
+        taken = facts.get("taken")
+        if (not isinstance(taken, list) or not rules.MIN_PLAYERS <= len(taken) <= min(roster, rules.MAX_PLAYERS)
+                or not all(_counts(counts) for counts in taken) or facts.get("moon", False) not in (None, "subtract",
+                                                                                                   "add")):
+            return "a hand's facts need \"taken\" (each seat's hearts, Black Marias and J♦) and \"moon\"."
+        seating = facts.get("seating", list(range(len(taken))))
+        if (not isinstance(seating, list) or len(seating) != len(taken)
+                or not all(whole(player) and 0 <= player < roster for player in seating)
+                or len(set(seating)) < len(seating)):
+            return "a hand's \"seating\" lists a player of the game for each seat, once each."
+        if not _id(facts.get("log"), none=True):
+            return "a hand's \"log\" is the id of its trick log."
+        moved, seats = facts.get("moved", []), facts.get("seats", [])
+        if not _ids(moved) or not isinstance(seats, list) or not all(
+                isinstance(seat, list) and len(seat) == 2 and _id(seat[0]) and whole(seat[1]) for seat in seats):
+            return "a hand's \"moved\" lists seat changes' ids, and its \"seats\" [id, hand] pairs."
+        if "tricks" in facts and not _log_facts(facts["tricks"], len(taken)):
+            return "a hand's \"tricks\" must be a trick log as the trail keeps one: \"first_leader\", \"kitty\" " \
+                   "and \"tricks\" ([cards, confirmed] each)."
+    return None
+
+
+def _counts(counts):
+    """Whether ``counts`` are one seat's ``[hearts, marias]`` or ``[hearts, marias, jacks]`` (R14)."""
+    return (isinstance(counts, list) and len(counts) in (2, 3) and all(whole(count) for count in counts)
+            and 0 <= counts[0] <= rules.HEARTS_IN_HAND and 0 <= counts[1] <= rules.MARIAS_IN_HAND
+            and (len(counts) == 2 or 0 <= counts[2] <= rules.JACKS_IN_HAND))
+
+
+def _log_facts(log, players):
+    """Whether ``log`` is a removed hand's trick log as the trail keeps it (``TrickLog.facts``): its cards
+    cards, each trick one a seat."""
+    if not isinstance(log, dict) or not whole(log.get("first_leader")) or not 0 <= log["first_leader"] < players:
+        return False
+    tricks = log.get("tricks")
+    if not (log.get("kitty") is None or _cards(log["kitty"])) or not isinstance(tricks, list):
+        return False
+    return all(isinstance(trick, list) and len(trick) == 2 and _cards(trick[0], players)
+               and isinstance(trick[1], bool) for trick in tricks)
+
+
+def _cards(text, count=None):
+    """Whether ``text`` is cards as the database keeps them ("10♠ 9♥"), ``count`` of them if given."""
+    if not isinstance(text, str) or not text.split():
+        return False
+    try:
+        cards = rules.parse_cards(text.split())
+    except rules.RuleError:
+        return False
+    return count is None or len(cards) == count
+
+
+def _seat_facts_problem(entry, _roster):
+    """What is wrong with a seat change entry's facts (``seats.seated``), or None."""
+    if (entry.before is None) == (entry.after is None):
+        return "a seat change's entry has its facts either before it (taken back) or after it (made)."
+    facts = entry.before or entry.after
+    kind = facts.get("kind")
+    if (not _id(facts.get("id")) or kind not in ("join", "leave") or not whole(facts.get("before_hand"))
+            or facts["before_hand"] < 2 or not whole(facts.get("player")) or facts["player"] < 0
+            or not _id(facts.get("log"), none=True)
+            or not all(whole(facts.get(key)) if kind == "join" else facts.get(key) is None for key in ("at", "start"))):
+        return "a seat change's facts need its \"id\", \"kind\" (join or leave), \"before_hand\" (2 or more), " \
+               "\"player\", and for a join \"at\" and \"start\"."
+    if not _shown_name(facts.get("name")):
+        return f"a seat change's \"name\" is the player's name (1 to {NAME_LENGTH} characters)."
+    return None
+
+
+def _rules_facts_problem(entry, _roster):
+    """What is wrong with a house rules entry's facts (``Variant.facts``), or None."""
+    for facts in (entry.before, entry.after):
+        if not isinstance(facts, dict) or set(facts) != set(HOUSE_RULES):
+            return "a house rules entry has the house rules before and after it, each of them."
+        try:
+            rules.Variant.from_facts(facts)
+        except (rules.RuleError, TypeError, ValueError):
+            return "a house rules entry has house rules the app cannot play."
+    return None
+
+
+def _trick_facts_problem(entry, _roster):
+    """What is wrong with a trick entry's facts (``tricks.trick_facts``), or None."""
+    if (entry.before is None) == (entry.after is None):
+        return "a trick's entry has the trick either before it (taken back) or after it (entered)."
+    facts = entry.before or entry.after
+    if (not _id(facts.get("log")) or not _id(facts.get("trick")) or not _cards(facts.get("cards"))
+            or not isinstance(facts.get("confirmed"), bool)):
+        return "a trick's facts need its \"log\", \"trick\" number, \"cards\" and \"confirmed\"."
+    return None
+
+
+def _kitty_facts_problem(entry, _roster):
+    """What is wrong with a kitty entry's facts (``tricks._say_kitty``), or None."""
+    for facts in (entry.before, entry.after):
+        if not isinstance(facts, dict) or not _id(facts.get("log")) or not (
+                facts.get("kitty") is None or _cards(facts["kitty"])):
+            return "a kitty's entry has the kitty before and after it: its \"log\" and its cards (or null)."
+    return None
+
+
+def _no_first_entry(_entry, _roster):
+    return "an undo of no entry this trail has."
+
+
+_FACTS = {service.Subject.HAND: _hand_facts_problem, service.Subject.SEATS: _seat_facts_problem,
+          service.Subject.RULES: _rules_facts_problem, service.Subject.TRICKS: _trick_facts_problem,
+          service.Subject.KITTY: _kitty_facts_problem, None: _no_first_entry}
+
+
+# --- The club's trail ----------------------------------------------------------------------------------
+
+_PEOPLE_ACTIONS = ("rename", "merge", "undo")
+_GAMES_ACTIONS = ("void", "count", "date")
+
+
+def _read_people_trail(entries, people):
+    """The club's trail of people (``PersonChange``), oldest first, as ``service.PeopleEntry`` values."""
+    if not isinstance(entries, list):
+        raise DocumentError("The \"trail\"'s \"people\" must be a list.")
+    read = {}
+    for number, entry in enumerate(entries, start=1):
+        where = f"Entry {number} of the club's trail of people"
+        if not isinstance(entry, dict) or not _id(entry.get("id")) or entry.get("action") not in _PEOPLE_ACTIONS:
+            raise DocumentError(f"{where} needs an \"id\" and an \"action\" (rename, merge or undo).")
+        if entry["id"] in read or (read and entry["id"] <= max(read)):
+            raise DocumentError(f"{where}: the entries must be listed oldest first, each id once.")
+        person, other, undoes = entry.get("person"), entry.get("other"), entry.get("undoes")
+        if person not in people or (other is not None and other not in people):
+            raise DocumentError(f"{where} names a person \"people\" does not list.")
+        undone = read.get(undoes)
+        if (entry["action"] == "undo") != (undoes is not None) or (undoes is not None and (
+                undone is None or undone.action == "undo" or (undone.person, undone.other) != (person, other)
+                or any(earlier.undoes == undoes for earlier in read.values()))):
+            raise DocumentError(f"{where}: an undo, and only an undo, names the older merge or rename it undoes "
+                                "(\"undoes\"), of the same people, once.")
+        action = undone.action if undone is not None else entry["action"]
+        if (other is None) != (action == "rename") or other == person:
+            raise DocumentError(f"{where}: a merge and its undo name two people (\"person\", \"other\"), a rename "
+                                "and its undo one.")
+        if not _people_facts(entry.get("facts"), entry["action"], action):
+            raise DocumentError(f"{where}: its \"facts\" are not those of a {entry['action']}.")
+        read[entry["id"]] = service.PeopleEntry(
+            entry["id"], _read_time(entry.get("at"), f"{where}: \"at\""), entry["action"], person, other, undoes,
+            entry["facts"], _read_device(entry.get("device"), where))
+    return list(read.values())
+
+
+def _people_facts(facts, action, first):
+    """Whether ``facts`` are those a people entry of ``action`` keeps (``first``: the action an undo undid)."""
+    if not isinstance(facts, dict):
+        return False
+    if action == "rename":
+        return (all(_text(facts.get(key), NAME_LENGTH) for key in ("before", "after"))
+                and isinstance(facts.get("spelling_added"), bool))
+    if action == "merge":
+        return (_ids(facts.get("players")) and isinstance(facts.get("names"), list)
+                and all(_key(key) for key in facts["names"]) and _id(facts.get("latest_player"), none=True)
+                and _text(facts.get("name"), NAME_LENGTH))
+    if first == "merge":
+        return _ids(facts.get("players"))
+    return isinstance(facts.get("released"), bool)
+
+
+def _read_games_trail(entries, games):
+    """The club's trail of games (``GameChange``), oldest first, as ``service.GamesEntry`` values; each names
+    a game of the backup by its ``stored`` id."""
+    if not isinstance(entries, list):
+        raise DocumentError("The \"trail\"'s \"games\" must be a list.")
+    read = []
+    for number, entry in enumerate(entries, start=1):
+        where = f"Entry {number} of the club's trail of games"
+        if not isinstance(entry, dict) or not _id(entry.get("id")) or entry.get("action") not in _GAMES_ACTIONS:
+            raise DocumentError(f"{where} needs an \"id\" and an \"action\" (void, count or date).")
+        if read and entry["id"] <= read[-1].id:
+            raise DocumentError(f"{where}: the entries must be listed oldest first, each id once.")
+        if entry.get("game") not in games:
+            raise DocumentError(f"{where} names no game of the backup (a game's \"stored\" \"id\").")
+        reason, facts = entry.get("reason"), entry.get("facts")
+        if entry["action"] == "date":
+            days_given = [days.iso_day(facts.get(key)) for key in ("before", "after")] if isinstance(facts, dict) \
+                else [None]
+            if reason is not None or None in days_given:
+                raise DocumentError(f"{where}: a date's entry has \"facts\" with the days \"before\" and \"after\", "
+                                    "and no \"reason\".")
+        elif facts is not None or not (_text(reason, VOID_REASON_LENGTH) or (
+                entry["action"] == "count" and reason is None)):
+            raise DocumentError(f"{where}: a game left out has its \"reason\" (1 to {VOID_REASON_LENGTH} "
+                                "characters), and no \"facts\".")
+        read.append(service.GamesEntry(entry["id"], _read_time(entry.get("at"), f"{where}: \"at\""),
+                                       entry["action"], entry["game"], reason, facts,
+                                       _read_device(entry.get("device"), where)))
+    return read
+
+
+def _read_device(device, where):
+    if device is None or _text(device, DEVICE_NAME_LENGTH):
+        return device
+    raise DocumentError(f"{where}: \"device\" must be a device's name (1 to {DEVICE_NAME_LENGTH} characters) "
+                        "or null.")
+
+
+# --- Values ----------------------------------------------------------------------------------------------
+
+
+def _id(value, none=False):
+    """Whether ``value`` is an id the database could give (a whole number from 1), or None if ``none``."""
+    return (none and value is None) or (whole(value) and 1 <= value <= LARGEST_ID)
+
+
+def _ids(values):
+    return isinstance(values, list) and all(_id(value) for value in values)
+
+
+def _text(value, most):
+    """Whether ``value`` is text as the app's forms take it: 1 to ``most`` characters, trimmed, none that
+    breaks a line or shows nothing."""
+    return isinstance(value, str) and value == value.strip() and bool(value) and names.problem(value, most) is None
+
+
+def _read_time(text, where, none=False):
+    """A moment as a backup writes it (ISO 8601, UTC, "2026-11-27T19:02:11.123456"), as the database keeps it
+    (UTC, no zone); a zone, if given, is turned into UTC."""
+    if none and text is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(text) if isinstance(text, str) else None
+    except ValueError:
+        moment = None
+    if moment is None:
+        raise DocumentError(f"{where} must be a moment such as 2026-11-27T19:02:11 (UTC).")
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
+    return moment
 
 
 def _which_game(index, count, game_document):
@@ -160,13 +700,12 @@ def _which_game(index, count, game_document):
     return f"Game {index + 1} of {count} (\"{quoted(name.strip(), NAME_SHOWN)}\")"
 
 
-def restore_text(text):
-    """Restore a backup from its text (bytes or str); return the new games."""
-    return restore_document(parse_backup(text))
+# --- The commands ----------------------------------------------------------------------------------------
 
 
-def write_atomically(path, text):
-    """Write ``text`` to ``path`` so that the file is either the old one or all of the new one."""
+def write_atomically(path, text, replace=True):
+    """Write ``text`` to ``path`` so that the file is either the old one or all of the new one; unless
+    ``replace``, an existing file at ``path`` is kept and ``FileExistsError`` raised, even one made meanwhile."""
     folder = os.path.dirname(os.path.abspath(path))
     # The partial file sits in the same folder so that os.replace is a rename
     # on one file system, never a copy.
@@ -176,7 +715,10 @@ def write_atomically(path, text):
             partial_file.write(text)
             partial_file.flush()
             os.fsync(partial_file.fileno())
-        os.replace(partial, path)
+        if replace:
+            os.replace(partial, path)
+        else:
+            _move_without_replacing(partial, path)
     except BaseException:
         try:
             os.unlink(partial)
@@ -185,28 +727,64 @@ def write_atomically(path, text):
         raise
 
 
-def _games(count):
-    return f"{count} game" if count == 1 else f"{count} games"
+def _move_without_replacing(partial, path):
+    """Rename ``partial`` to ``path`` unless a file is there: a hard link refuses an existing name in one
+    step; where a file system has none (some phones' shared storage), the name is looked at, then replaced."""
+    try:
+        os.link(partial, path)
+    except FileExistsError:
+        raise
+    except OSError:
+        if os.path.lexists(path):
+            raise FileExistsError(path) from None
+        os.replace(partial, path)
+        return
+    os.unlink(partial)
+
+
+def _counted(count, one, many):
+    return f"{count} {one if count == 1 else many}"
+
+
+def restored_line(restored):
+    """What ``restore`` says it restored, in one line."""
+    return (f"Restored {_counted(len(restored.games), 'game', 'games')}, "
+            f"{_counted(restored.people, 'person', 'people')}, "
+            f"{_counted(restored.left_out, 'game left out', 'games left out')} of the season, "
+            f"{_counted(restored.club_entries, 'entry', 'entries')} of the club's trail.")
+
+
+class Refused(click.ClickException):
+    """A command refused before it did anything: one line, exit status 2."""
+
+    exit_code = 2
 
 
 @click.command("backup")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
 @with_appcontext
 @needs_database
-def backup_command(file):
-    """Save every game to FILE as one JSON document ('-' writes to standard output)."""
+def backup_command(file, force):
+    """Save the whole club to FILE as one JSON document ('-' writes to standard output); an existing FILE is
+    kept unless --force."""
+    if file != "-" and not force and os.path.lexists(file):
+        raise Refused(f"{file} exists already; nothing was saved. Name a new file, or add --force to replace it.")
     document = backup_document()
-    count = len(document["games"])
+    count = _counted(len(document["games"]), "game", "games")
     if file == "-":
         click.echo(dumps(document), nl=False)
         # Standard output carries the backup itself, so the count goes aside.
-        click.echo(f"Saved {_games(count)}.", err=True)
+        click.echo(f"Saved {count}.", err=True)
         return
     try:
-        write_atomically(file, dumps(document))
+        write_atomically(file, dumps(document), replace=force)
+    except FileExistsError:
+        raise Refused(f"{file} exists already; nothing was saved. Name a new file, or add --force to replace it.") \
+            from None
     except OSError as error:
         raise click.ClickException(f"Could not write {file}: {error.strerror or error}. Nothing was saved.") from None
-    click.echo(f"Saved {_games(count)} to {file}.")
+    click.echo(f"Saved {count} to {file}.")
 
 
 @click.command("restore")
@@ -214,12 +792,17 @@ def backup_command(file):
 @with_appcontext
 @needs_database
 def restore_command(file):
-    """Add every game of backup FILE as new games, all or none ('-' reads standard input)."""
+    """Add the games of backup FILE as new games, with the club's people and trail, all or nothing ('-' reads
+    standard input)."""
     try:
-        games = restore_text(file.read())
+        restored = restore_club(parse_backup(file.read()))
     except DocumentError as error:
         raise click.ClickException(f"{error} Nothing was restored.") from None
-    click.echo(f"Restored {_games(len(games))}.")
+    click.echo(restored_line(restored))
+    if restored.people_entries_left_out:
+        click.echo(f"Not restored: {_counted(restored.people_entries_left_out, 'entry', 'entries')} of the club's "
+                   "trail of people (renames, merges), as some of the backup's people were known here already; "
+                   "their games are linked to them by name.")
 
 
 def init_app(app):

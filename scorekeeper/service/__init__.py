@@ -7,6 +7,7 @@ its revision, writes the rows and the trail, and commits: one transaction
 (``writing``). One module a kind of change:
 
 - ``games``: a new game, an import (of one game or several at once), a restore;
+- ``restoring``: a whole club from a backup (its games as kept, its people, the club's trail);
 - ``hands``: record, correct, remove a hand;
 - ``seats``: players who join or leave, the house rules;
 - ``tricks``: a hand played trick by trick;
@@ -65,6 +66,20 @@ from .games import (  # noqa: F401
 from .hands import correct_hand, record_hand, remove_hand  # noqa: F401
 from .kept import KeptGame, kept_game  # noqa: F401
 from .people import merge_people, person_change_refusal, rename_person, undo_change, undo_merge, undo_rename  # noqa: F401
+from .restoring import (  # noqa: F401
+    BackupGame,
+    BackupPerson,
+    GamesEntry,
+    OpenHand,
+    PeopleEntry,
+    Restored,
+    StoredGame,
+    StoredHand,
+    TrailEntry,
+    backup_game,
+    restore_club,
+    subjects,
+)
 from .seats import change_house_rules, seat_player, see_off  # noqa: F401
 from .trail import Subject, TrailLine, take_back_trick, trail, trail_line, undo  # noqa: F401
 from .tricks import enter_kitty, kitty_needed, open_play, play_trick  # noqa: F401
