@@ -47,6 +47,7 @@ FORMAT = "scorekeeper/backup"
 VERSION = 2  # written; version 1 (the games' documents and the people known by several names) is read too
 READABLE_VERSIONS = (1, 2)
 NAME_SHOWN = 40  # characters of a game's name quoted in an error message
+MOST_WRITES = 2**30  # a game's revision and hand keys: far past any game's, and far from the database's limit
 SCORER_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")  # as ``new_scorer_key`` makes them: a link's text, as typed
 
 
@@ -284,6 +285,8 @@ def _read_people(entries):
             raise DocumentError(f"{where} has the id of a person before them.")
         if seen & set(keys) or len(set(keys)) < len(keys):
             raise DocumentError(f"{where} shares a name with a person before them.")
+        if keys and entry["merged_into"] is not None:
+            raise DocumentError(f"{where} was merged into another, so no name finds them: their \"keys\" are [].")
         seen |= set(keys)
         people[entry["id"]] = service.BackupPerson(entry["id"], name.strip(), tuple(keys), entry["merged_into"])
     for number, person in enumerate(people.values(), start=1):
@@ -318,9 +321,10 @@ def _read_stored(stored, checked, people, seen):
     if not isinstance(stored, dict):
         raise DocumentError("\"stored\" must be an object: what the database kept of the game.")
     game_id, revision, last_key = stored.get("id"), stored.get("revision"), stored.get("last_hand_key")
-    if not _id(game_id) or not _id(revision) or not whole(last_key) or last_key < 0:
-        raise DocumentError("\"stored\" needs the game's \"id\", its \"revision\" (whole numbers, 1 or more) and "
-                            "\"last_hand_key\" (the key of the newest hand it made, 0 or more).")
+    if (not _id(game_id) or not whole(revision) or not 1 <= revision <= MOST_WRITES or not whole(last_key)
+            or not 0 <= last_key <= MOST_WRITES):
+        raise DocumentError(f"\"stored\" needs the game's \"id\", its \"revision\" (1 to {MOST_WRITES}) and "
+                            f"\"last_hand_key\" (the key of the newest hand it made, 0 to {MOST_WRITES}).")
     if game_id in seen.games:
         raise DocumentError("\"stored\": the game's \"id\" is another game's.")
     key = stored.get("scorer_key")
@@ -442,15 +446,16 @@ def _read_trail(entries, checked, last_key, seen):
         ids.add(entry["id"])
     about = service.subjects(trail)
     for number, entry in enumerate(trail, start=1):
-        problem = _FACTS[about[entry.id]](entry, len(checked.facts.names))
+        problem = _FACTS[about[entry.id]](entry, checked)
         if problem:
             raise DocumentError(f"\"stored\": trail entry {number}: {problem}")
     seen.entries |= ids
     return tuple(trail)
 
 
-def _hand_facts_problem(entry, roster):
+def _hand_facts_problem(entry, checked):
     """What is wrong with a hand entry's facts (``entries.hand_facts``), or None."""
+    roster = len(checked.facts.names)
     if entry.before is None and entry.after is None:
         return "a hand's entry has the hand's facts before or after it (or both)."
     for facts in (entry.before, entry.after):
@@ -472,9 +477,9 @@ def _hand_facts_problem(entry, roster):
         if not _ids(moved) or not isinstance(seats, list) or not all(
                 isinstance(seat, list) and len(seat) == 2 and _id(seat[0]) and whole(seat[1]) for seat in seats):
             return "a hand's \"moved\" lists seat changes' ids, and its \"seats\" [id, hand] pairs."
-        if "tricks" in facts and not _log_facts(facts["tricks"], len(taken)):
-            return "a hand's \"tricks\" must be a trick log as the trail keeps one: \"first_leader\", \"kitty\" " \
-                   "and \"tricks\" ([cards, confirmed] each)."
+        if "tricks" in facts and not _log_facts(facts["tricks"], len(taken), checked.facts.variant):
+            return "a hand's \"tricks\" must be a trick log as the trail keeps one (\"first_leader\", \"kitty\" " \
+                   "and \"tricks\", [cards, confirmed] each) that can have been played (R6-R13)."
     return None
 
 
@@ -485,30 +490,37 @@ def _counts(counts):
             and (len(counts) == 2 or 0 <= counts[2] <= rules.JACKS_IN_HAND))
 
 
-def _log_facts(log, players):
-    """Whether ``log`` is a removed hand's trick log as the trail keeps it (``TrickLog.facts``): its cards
-    cards, each trick one a seat."""
+def _log_facts(log, players, variant):
+    """Whether ``log`` is a removed hand's trick log as the trail keeps it (``TrickLog.facts``), which the
+    engine plays through at a table of ``players`` (R6-R13): putting the hand back puts it back."""
     if not isinstance(log, dict) or not whole(log.get("first_leader")) or not 0 <= log["first_leader"] < players:
         return False
-    tricks = log.get("tricks")
-    if not (log.get("kitty") is None or _cards(log["kitty"])) or not isinstance(tricks, list):
+    tricks, kitty = log.get("tricks"), log.get("kitty")
+    if not (kitty is None or _cards(kitty)) or not isinstance(tricks, list) or not all(
+            isinstance(trick, list) and len(trick) == 2 and _cards(trick[0]) and isinstance(trick[1], bool)
+            for trick in tricks):
         return False
-    return all(isinstance(trick, list) and len(trick) == 2 and _cards(trick[0], players)
-               and isinstance(trick[1], bool) for trick in tricks)
+    try:
+        rules.check_log(rules.PlayedLog(log["first_leader"], rules.parse_cards(kitty.split()) if kitty else (),
+                                        tuple((rules.parse_cards(cards.split()), confirmed)
+                                              for cards, confirmed in tricks)), players, variant)
+    except rules.RuleError:
+        return False
+    return True
 
 
-def _cards(text, count=None):
-    """Whether ``text`` is cards as the database keeps them ("10♠ 9♥"), ``count`` of them if given."""
+def _cards(text):
+    """Whether ``text`` is cards as the database keeps them ("10♠ 9♥")."""
     if not isinstance(text, str) or not text.split():
         return False
     try:
-        cards = rules.parse_cards(text.split())
+        rules.parse_cards(text.split())
     except rules.RuleError:
         return False
-    return count is None or len(cards) == count
+    return True
 
 
-def _seat_facts_problem(entry, _roster):
+def _seat_facts_problem(entry, _checked):
     """What is wrong with a seat change entry's facts (``seats.seated``), or None."""
     if (entry.before is None) == (entry.after is None):
         return "a seat change's entry has its facts either before it (taken back) or after it (made)."
@@ -525,7 +537,7 @@ def _seat_facts_problem(entry, _roster):
     return None
 
 
-def _rules_facts_problem(entry, _roster):
+def _rules_facts_problem(entry, _checked):
     """What is wrong with a house rules entry's facts (``Variant.facts``), or None."""
     for facts in (entry.before, entry.after):
         if not isinstance(facts, dict) or set(facts) != set(HOUSE_RULES):
@@ -537,7 +549,7 @@ def _rules_facts_problem(entry, _roster):
     return None
 
 
-def _trick_facts_problem(entry, _roster):
+def _trick_facts_problem(entry, _checked):
     """What is wrong with a trick entry's facts (``tricks.trick_facts``), or None."""
     if (entry.before is None) == (entry.after is None):
         return "a trick's entry has the trick either before it (taken back) or after it (entered)."
@@ -548,7 +560,7 @@ def _trick_facts_problem(entry, _roster):
     return None
 
 
-def _kitty_facts_problem(entry, _roster):
+def _kitty_facts_problem(entry, _checked):
     """What is wrong with a kitty entry's facts (``tricks._say_kitty``), or None."""
     for facts in (entry.before, entry.after):
         if not isinstance(facts, dict) or not _id(facts.get("log")) or not (
@@ -557,7 +569,7 @@ def _kitty_facts_problem(entry, _roster):
     return None
 
 
-def _no_first_entry(_entry, _roster):
+def _no_first_entry(_entry, _checked):
     return "an undo of no entry this trail has."
 
 

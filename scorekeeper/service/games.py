@@ -110,9 +110,10 @@ class KnownPerson:
 
 
 def restore_backup(games, people=()):
-    """Create every game of a backup in one transaction: all of them or none.
+    """Create several games in one transaction, all of them or none: imported documents, a season kept on
+    paper, a benchmark's club (a backup is restored whole by ``restoring.restore_club``).
 
-    The backup's ``people`` (``KnownPerson``) come first, so that its games'
+    The ``people`` known by several names (``KnownPerson``) come first, so that the games'
     names find them: a person none of whose names is known here is created
     with all of them; names new here join the one person who has the others.
     Names that several people have here stay as they are (merge them by hand). ``games`` are

@@ -160,9 +160,9 @@ class GamesEntry:
 @dataclass(frozen=True)
 class Restored:
     """What a restore added: the new ``Game`` rows in the backup's order, how many people it made here (the
-    backup's, and the players' it did not list, new here), how
-    many of the games are left out of the season, the entries of the club's trail it restored, and those
-    of the club's trail of people it left out (the backup's people were not all new here)."""
+    backup's, and the players' it did not list whom no name found), how many of the games are left out of
+    the season, the entries of the club's trail it restored, and those of the club's trail of people it
+    left out (the backup's people were not all new here)."""
 
     games: list
     people: int
