@@ -37,6 +37,7 @@ VARIANTS = [
     rules.Variant(passing=(rules.Direction.LEFT, rules.Direction.RIGHT, rules.Direction.ACROSS), cards_passed=2),
     rules.Variant(jack_of_diamonds=-10),
 ]
+OTHER_TABLE = st.sampled_from(["record", "join", "leave", "remove", "trick", "take back", "undo"])  # its changes
 ROUND_TRIP_EVERY = 8  # rules between two export-import round trips of the game (and one at teardown)
 UNDONE_AT_ONCE = Counter()  # the origin of each entry undone and then found the same after undoing the undo
 
@@ -64,6 +65,7 @@ class EveryKindOfEntry(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.game_id = None
+        self.other_id = None  # another table's game, changed meanwhile
         self.steps = 0  # rules run since the last export-import round trip
 
     @initialize(players=st.sampled_from([7, 9, 10]), deals=st.integers(0, 2**32))
@@ -107,6 +109,55 @@ class EveryKindOfEntry(RuleBasedStateMachine):
         if undoable:
             kind = data.draw(st.sampled_from(sorted(undoable)))
             undo_and_undo_again(game, data.draw(st.sampled_from(undoable[kind])))
+
+    @rule(data=st.data(), times=st.integers(3, 5))
+    def undo_and_redo_over_and_over(self, data, times):
+        """One device undoes an entry, then undoes each undo in turn, while another table may play on: the
+        game goes back and forth between the two, and no undo of the chain is refused, nor a conflict (R17)."""
+        game = self.game()
+        undoable = {}  # by the kind of change, so that every kind gets its turn
+        for line in service.trail(game):
+            if line.undoable:
+                undoable.setdefault(line.origin_action, []).append(line)
+        if not undoable:
+            return
+        kind = data.draw(st.sampled_from(sorted(undoable)))
+        line = data.draw(st.sampled_from(undoable[kind]))
+        before = same_game(game)
+        try:
+            service.undo(game, line.change.id, game.revision)
+        except REFUSALS:
+            return
+        undone = same_game(self.game())
+        for _again in range(times - 1):
+            if data.draw(st.booleans()):
+                self.another_table(data.draw(OTHER_TABLE), data.draw(st.integers(0, 2**32)))
+            game = self.game()
+            newest = service.trail(game)[0]
+            assert newest.undoable
+            service.undo(game, newest.change.id, game.revision)
+        assert same_game(self.game()) == (undone if times % 2 else before)
+        UNDONE_AT_ONCE[kind] += 1
+
+    @rule(kind=OTHER_TABLE, seed=st.integers(0, 2**32))
+    def another_table(self, kind, seed):
+        """Another table of the club changes its game meanwhile: its new rows take ids too (SQLite once gave
+        them the ids of rows this game's undos had taken out, and putting those back was a conflict)."""
+        rng = random.Random(seed)
+        if self.other_id is None:  # a hand played, so that players can join and leave
+            other = service.new_game("Another table", 100_000, 0, ELEVEN[:8])
+            service.record_hand(at_table(other), random_taken(rng, 8), None, True, other.revision)
+            self.other_id = other.id
+        other = fresh(self.other_id)
+        try:
+            if kind == "undo":
+                lines = [line for line in service.trail(other) if line.undoable]
+                if lines:
+                    service.undo(other, rng.choice(lines).change.id, other.revision)
+            else:
+                change_game(other, kind, rng)
+        except REFUSALS:
+            pass
 
     @invariant()
     def the_game_plays_on(self):
