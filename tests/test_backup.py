@@ -13,7 +13,7 @@ from scorekeeper.documents import backup
 from scorekeeper.documents.backup import DocumentError, backup_document, restore_document, restore_text
 from scorekeeper.documents.game import export_game
 
-from .conftest import migrated
+from .conftest import close, fresh_database
 from .tabletop import SIX, create_game, hidden_fields, make_secretary, random_game_document, store_games
 
 GAMES = 300
@@ -28,15 +28,14 @@ def app(app):
 
 
 @pytest.fixture
-def fresh_app(tmp_path):
-    """A second app on its own empty database, to restore into."""
-    fresh = migrated(create_app({
-        "TESTING": True,
-        "SECRET_KEY": "test secret key",
-        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'fresh.sqlite'}",
-    }))
-    backup.init_app(fresh)
-    return fresh
+def fresh_app(tmp_path, migrated_template):
+    """A second app on a database of its own, at the latest migration and holding nothing, to restore into."""
+    folder = tmp_path / "fresh"
+    folder.mkdir()
+    with fresh_database(folder, migrated_template) as url:
+        fresh = create_app({"TESTING": True, "SECRET_KEY": "test secret key", "SQLALCHEMY_DATABASE_URI": url})
+        yield fresh
+        close(fresh)
 
 
 def documents_of(backup):
@@ -193,6 +192,17 @@ def valid_games(app):
         return json.loads(json.dumps(backup_document()))
 
 
+@pytest.fixture(scope="module")
+def valid_backup(module_database_uri):
+    """The text of ``valid_games``'s backup, made once for the module's tests that spoil a copy of it."""
+    made = create_app({"TESTING": True, "SECRET_KEY": "test secret key",
+                       "SQLALCHEMY_DATABASE_URI": module_database_uri})
+    try:
+        return json.dumps(valid_games(made))
+    finally:
+        close(made)
+
+
 SECOND = 'Game 2 of 3 ("Game 2 à la table")'
 THIRD = 'Game 3 of 3 ("Game 3 à la table")'
 MOMENT = "2026-11-27T19:02:11.123456"
@@ -292,8 +302,8 @@ def entry(number, action, before=None, after=None, undoes=None, at=MOMENT):
     (lambda d: d.update(trail={"people": [{"id": 1, "action": "undo", "person": d["people"][0]["id"], "undoes": 1}]}),
      'Entry 1 of the club\'s trail of people: an undo, and only an undo, names the older merge or rename'),
 ])
-def test_a_backup_with_any_problem_restores_nothing_and_names_it(app, fresh_app, change, message):
-    document = valid_games(app)
+def test_a_backup_with_any_problem_restores_nothing_and_names_it(valid_backup, fresh_app, change, message):
+    document = json.loads(valid_backup)
     change(document)
     before = rows(fresh_app)
 

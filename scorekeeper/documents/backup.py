@@ -170,11 +170,11 @@ def parse_backup(text):
 
 def restore_document(document):
     """Add every game of a backup document as new games, with what the backup holds of the club, in one
-    transaction; return the new games. See ``restore_club``."""
-    return restore_club(document).games
+    transaction; return the new games. See ``restore_whole``."""
+    return restore_whole(document).games
 
 
-def restore_club(document):
+def restore_whole(document):
     """Restore a backup document whole, in one transaction; return what was restored (``service.Restored``).
 
     Everything is checked before anything is added; the first problem raises
@@ -807,7 +807,7 @@ def restore_command(file):
     """Add the games of backup FILE as new games, with the club's people and trail, all or nothing ('-' reads
     standard input)."""
     try:
-        restored = restore_club(parse_backup(file.read()))
+        restored = restore_whole(parse_backup(file.read()))
     except DocumentError as error:
         raise click.ClickException(f"{error} Nothing was restored.") from None
     click.echo(restored_line(restored))
