@@ -54,8 +54,10 @@ def _ids_the_trail_names(connection):
                 continue
             if facts.get("kind") in ("join", "leave") and isinstance(facts.get("id"), int):
                 seats.append(facts["id"])  # a seat change, made or taken back
-            seats.extend(facts.get("moved") or [])  # a removed hand: the seat changes it moved
-            seats.extend(seat for seat, _number in facts.get("seats") or [])  # and where each then stood
+            # A removed hand: the seat changes it moved, and every seat change with where it then stood.
+            named = [*(facts.get("moved") or []),
+                     *(pair[0] for pair in facts.get("seats") or [] if isinstance(pair, list) and pair)]
+            seats.extend(seat for seat in named if isinstance(seat, int))
             if isinstance(facts.get("log"), int):
                 logs.append(facts["log"])  # a trick, the kitty, a recorded hand's log
     return max(seats), max(logs)
