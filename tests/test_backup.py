@@ -7,7 +7,7 @@ import random
 import pytest
 from sqlalchemy import create_engine, event, text
 
-from scorekeeper import create_app
+from scorekeeper import create_app, service
 from scorekeeper.db.models import Game, Hand, Person, PersonChange, Player, Taking, Trick, TrickLog, db
 from scorekeeper.documents import backup
 from scorekeeper.documents.backup import DocumentError, backup_document, restore_document, restore_text
@@ -531,6 +531,7 @@ def test_a_restore_where_some_people_are_known_already_leaves_their_trail_out_an
         "were known here already; their games are linked to them by name.")
     with fresh_app.app_context():
         assert db.session.execute(db.select(db.func.count()).select_from(PersonChange)).scalar() == 0
+        assert service.figures.check() == []
 
 
 # --- A backup never destroys one -----------------------------------------------------------
