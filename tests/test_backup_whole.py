@@ -257,6 +257,22 @@ def as_before(app, client):
     return scorer_of_every_game(app, client)
 
 
+def club_refusals(app, before=None):
+    """Why each entry of the club's trail cannot be undone now (None: it can), newest first, for the people's
+    entries and the games', as the club's page asks; the entries of ``before`` left out."""
+    before = before or {}
+    with app.app_context():
+        people = db.session.execute(select(PersonChange).order_by(PersonChange.id.desc())).scalars().all()
+        games = db.session.execute(select(GameChange).order_by(GameChange.id.desc())).scalars().all()
+        newest = {}
+        for entry in games:
+            newest.setdefault(service.touched(entry), entry.id)
+        return ([service.person_change_refusal(entry, people) for entry in people
+                 if entry.id not in before.get(PersonChange, ())],
+                [service.game_change_refusal(entry, newest) for entry in games
+                 if entry.id not in before.get(GameChange, ())])
+
+
 def another_club_night(app):
     """A game of other people, a hand corrected, one of them renamed, the game left out: rows of every kind
     the restored ones are numbered after (and the season's pages stay the backup's)."""
@@ -316,6 +332,9 @@ def test_a_club_restored_into_an_empty_database_serves_every_page_as_it_did_and_
         with copy.app_context():
             assert service.figures.check() == []
             assert_figures_are_fresh()
+    refusals = club_refusals(app)
+    assert {None, "undone", "not_undoable"} <= set(refusals[0]) and {None, "later_change"} <= set(refusals[1])
+    assert club_refusals(empty) == club_refusals(shifted, there) == refusals
     empty_device, shifted_device = as_before(empty, empty.test_client()), as_before(shifted, shifted.test_client())
     assert_same_pages(every_page(empty, empty_device), every_page(app, client))
 
