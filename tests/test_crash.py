@@ -1,17 +1,21 @@
-"""Real server processes: killed with SIGKILL while hands are recorded, and racing each other for one hand.
+"""Real server processes: killed with SIGKILL while hands are recorded, racing each other for one hand, and
+stopped cleanly (Ctrl+C, SIGTERM), after which the SQLite file alone holds every hand.
 
-End to end: `flask serve` on 127.0.0.1 (waitress, or gunicorn with two
+End to end: `flask serve` on 127.0.0.1 (waitress, or gunicorn with several
 workers), a scorer recording hands over HTTP exactly as a browser does (GET
 the form, POST it, follow nothing), and the database read directly
 afterwards. On SQLite, and on the server database
-``SCOREKEEPER_TEST_DATABASE`` names when it is set.
+``SCOREKEEPER_TEST_DATABASE`` names when it is set (but the clean stop, which
+is about SQLite's file).
 """
 
 import http.client
 import os
 import random
+import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -26,6 +30,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+from .conftest import SERVER_DATABASE
 from .tabletop import SIX, form_fields, game_form, hand_form
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX SIGKILL")
@@ -129,6 +134,17 @@ class Server:
         except ProcessLookupError:
             pass
         self.process.wait(timeout=10)
+
+    def stop(self, signal_number):
+        """Send ``signal_number`` to the server's processes, as a terminal's Ctrl+C (SIGINT) or a service
+        manager (SIGTERM) does, and wait for it to exit; its exit status."""
+        os.killpg(self.process.pid, signal_number)
+        try:
+            return self.process.wait(timeout=START_SECONDS)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            pytest.fail(f"the server did not stop within {START_SECONDS} s of signal {signal_number}:\n"
+                        f"{self.log_tail()}")
 
     def log_tail(self):
         self.log.flush()
@@ -345,3 +361,76 @@ def test_two_server_processes_racing_for_one_hand_record_it_once(database_uri, t
                for hand_id, number, *_counts in hands)
     assert integrity == [("ok",)] and dangling == []
     print(f"races: {RACES} record races across two server processes, each hand recorded once, the loser told 409")
+
+
+# --- A clean stop leaves the database file whole -------------------------------------------------
+
+
+def record_hands(opener, url, game_id, count):
+    """Record the next ``count`` hands of the game, one after another; their numbers (each acknowledged)."""
+    form_url = f"{url}/games/{game_id}/hands/new"
+    numbers = []
+    for _hand in range(count):
+        status, page = fetch(opener, form_url)
+        assert status == 200
+        fields = form_fields(page)
+        number = int(fields["number"])
+        assert submit(opener, form_url, {**fields, **hand_form(taken_in_hand(number), number)}) == 302
+        numbers.append(number)
+    return numbers
+
+
+def hands_in_the_file_alone(database, folder):
+    """Copy the SQLite file ``database`` alone (no -wal, no -shm) into ``folder`` and read it there: SQLite's
+    integrity check, the tables it holds, each hand's number and takings."""
+    folder.mkdir()
+    copy = shutil.copy(database, folder / database.name)
+    connection = sqlite3.connect(copy)
+    try:
+        integrity = connection.execute("PRAGMA integrity_check").fetchall()
+        tables = {name for name, in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        hands = {}
+        if "hand" in tables:
+            for number, hearts, marias in connection.execute(
+                    "SELECT hand.number, taking.hearts, taking.marias FROM hand "
+                    "JOIN taking ON taking.hand_id = hand.id ORDER BY hand.number, taking.seat"):
+                hands.setdefault(number, []).append((hearts, marias))
+    finally:
+        connection.close()
+    return integrity, tables, hands
+
+
+# (server processes, how they are stopped): a service manager's SIGTERM to waitress (Ctrl+C takes the same way
+# out of it), Ctrl+C to gunicorn's arbiter and workers, as a terminal sends it (each worker gets the SIGINT, then
+# the arbiter's SIGQUIT, which once cut the first one's clean-up short; SIGTERM is the same clean-up, unhurried).
+STOPS = [(1, signal.SIGTERM), (2, signal.SIGINT)]
+
+
+@pytest.mark.skipif(bool(SERVER_DATABASE), reason="the file whole after a stop is SQLite's")
+def test_a_server_stopped_by_ctrl_c_or_sigterm_leaves_every_hand_in_the_database_file_alone(tmp_path):
+    database = tmp_path / "instance" / "scorekeeper.sqlite"
+    database.parent.mkdir()
+    scorer = browser()
+    game_id = None
+    seen = []
+    for start, (workers, stop_signal) in enumerate(STOPS):
+        served = Server(f"sqlite:///{database}", tmp_path / f"server {start}.log", workers=workers)
+        try:
+            served.start()
+            game_id = game_id or create_game(scorer, served.url)
+            recorded = record_hands(scorer, served.url, game_id, count=2)
+            status = served.stop(stop_signal)
+        finally:
+            served.close()
+        log = database.with_name(database.name + "-wal")
+        left_in_the_log = log.stat().st_size if log.exists() else 0
+        seen.append((status, recorded, left_in_the_log, hands_in_the_file_alone(database, tmp_path / f"copy {start}")))
+
+    for start, (status, recorded, left_in_the_log, (integrity, tables, hands)) in enumerate(seen):
+        assert status == 0, f"start {start} exited with {status}"
+        assert left_in_the_log == 0, f"start {start} left {left_in_the_log} bytes in the write-ahead log"
+        assert integrity == [("ok",)]
+        assert {"game", "hand", "taking"} <= tables, f"start {start}: the file alone has no tables"
+        assert sorted(hands) == list(range(1, recorded[-1] + 1)), f"start {start}: hands missing from the file"
+        assert all(hands[number] == taken_in_hand(number) for number in hands)
+    assert [recorded for _status, recorded, _log, _file in seen] == [[1, 2], [3, 4]]

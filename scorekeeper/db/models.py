@@ -29,6 +29,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship, selectinload
+from sqlalchemy.pool import QueuePool
 
 from .. import rules
 
@@ -812,6 +813,27 @@ def _configure_sqlite(connection, _record):
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=10000")
         cursor.close()
+
+
+def close_database(app):
+    """Close every connection ``app`` holds, folding SQLite's write-ahead log into the database file first
+    (``wal_checkpoint(TRUNCATE)``), so that once the process stops the file alone holds every commit, even
+    while another process still has it open. An engine that holds no connection is left unconnected: a
+    command's --help opens no database."""
+    with app.app_context():
+        db.session.remove()
+        for engine in db.engines.values():
+            try:
+                if engine.dialect.name == "sqlite" and _holds_connections(engine.pool):
+                    with engine.connect() as connection:
+                        connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                engine.dispose()
+
+
+def _holds_connections(pool):
+    """Whether ``pool`` has a connection open, idle or in use (a SQLite file's pool counts them)."""
+    return isinstance(pool, QueuePool) and pool.checkedin() + pool.checkedout() > 0
 
 
 def init_app(app):

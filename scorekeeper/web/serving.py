@@ -22,7 +22,7 @@ from sqlalchemy.exc import OperationalError
 
 from .. import service
 from ..db import migrate, needs_database
-from ..db.models import Game, db
+from ..db.models import Game, close_database, db
 from . import i18n, logs, season
 
 DEFAULT_PORT = 8150
@@ -306,7 +306,7 @@ def serve_command(host, port, threads, workers, access_log):
     app.config["LISTENING_HOST"] = os.environ["FLASK_LISTENING_HOST"] = host
     logs.log_to_terminal()
     if workers > 1:
-        db.engine.dispose()  # no connection of this process is inherited by the workers it forks
+        close_database(app)  # no connection of this process is inherited by the workers it forks
         served = gunicorn_server(host, port, workers, threads, access_log)
         with stopped_by_sigterm():
             served.run()  # binds, then announces (its when_ready), then serves
@@ -321,8 +321,9 @@ def serve_command(host, port, threads, workers, access_log):
     record = note_and_announce(app, host, bound_port(server, port))
     try:
         with stopped_by_sigterm():
-            server.run()
+            server.run()  # Ctrl+C and SIGTERM end it here, once waitress has let its threads finish
     finally:
+        close_database(app)  # the database file whole: a copy of it alone holds every hand
         if record:
             forget_server(record)
 
@@ -396,6 +397,13 @@ def _gunicorn_server():
     folder), and every per-process cache is keyed by the game's revision.
     The addresses are printed once gunicorn has bound its port (its
     ``when_ready``), and the note of the address forgotten when it stops.
+    Each worker closes its database as it exits, however it was stopped
+    (gunicorn's ``worker_exit`` runs in the worker on SIGTERM, SIGINT and
+    SIGQUIT alike), so that the SQLite file alone is whole once all are gone.
+    A worker on its way out ignores any further signal to stop: Ctrl+C sends
+    SIGINT to every process and the arbiter then sends each worker a SIGQUIT,
+    and the exit that second signal raised in the middle of the first one's
+    clean-up cut it short (the hands were left in the write-ahead log).
     """
     try:
         from gunicorn.app.base import BaseApplication
@@ -423,8 +431,16 @@ def _gunicorn_server():
                 "when_ready": lambda arbiter: records.append(
                     note_and_announce(app, host, arbiter.LISTENERS[0].sock.getsockname()[1])),
                 "on_exit": lambda _arbiter: [forget_server(record) for record in records if record],
+                "worker_int": lambda _worker: deaf_to_stop_signals(),  # in the worker, on SIGINT or SIGQUIT
+                "worker_exit": lambda _arbiter, _worker: self.close_served(),
             }
+            self.served = None  # the app this worker serves; none in the arbiter, which also calls worker_exit
             super().__init__()
+
+        def close_served(self):
+            if self.served is not None:  # in a worker (the arbiter calls worker_exit for a worker gone already)
+                deaf_to_stop_signals()
+                close_database(self.served)
 
         def load_config(self):
             for name, value in self.settings.items():
@@ -434,11 +450,18 @@ def _gunicorn_server():
         def load(self):
             from .. import create_app
 
-            served = create_app()
+            served = self.served = create_app()
             settle_memory(served)
             return logs.access_logged(served) if self.access_log else served
 
     return Server
+
+
+def deaf_to_stop_signals():
+    """Ignore SIGINT, SIGQUIT and SIGTERM from now on: this process is stopping already (SIGKILL still ends it)."""
+    for name in ("SIGINT", "SIGQUIT", "SIGTERM"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
 
 
 def create_server(app, **adjustments):
