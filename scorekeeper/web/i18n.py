@@ -3,16 +3,19 @@
 Messages are whole sentences with named placeholders (``%(name)s``), marked
 with ``_`` (``gettext``) in code and templates, or ``lazy_gettext`` where
 they are defined before any request (form classes). The catalogs live as
-``.po`` files in ``scorekeeper/translations``; they are compiled into the
-instance folder when the app starts, so no binary is kept in git.
+``.po`` files in ``scorekeeper/translations``; each is compiled in memory
+the first time its language is asked for, once a process, so no binary is
+kept in git and nothing is written anywhere (an installed package may be
+read-only; the instance folder holds only what the club wrote).
 """
 
+import io
 import json
 import os
 import re
 from contextlib import contextmanager
 from datetime import date
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import pytz
 from babel.dates import format_date as babel_format_date
@@ -20,9 +23,11 @@ from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
-from flask import g, has_request_context, request
+from babel.support import NullTranslations, Translations
+from flask import g, has_app_context, has_request_context, request
 from flask_babel import (
     Babel,
+    Domain,
     force_locale,
     format_date,
     format_datetime,
@@ -54,7 +59,29 @@ CATALOGS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "translation
 ONE_YEAR = 365 * 24 * 3600
 SAFE_PATH = re.compile(r"/(?![/\\])[\x21-\x7e]*")  # printable ASCII, no scheme-relative "//" or "/\\"
 
-babel = Babel()
+
+class ShippedCatalogs(Domain):
+    """Flask-Babel's message domain, whose catalogs are the package's own, compiled in memory (``shipped_catalog``)
+    rather than read from ``.mo`` files in a folder."""
+
+    def get_translations(self):
+        if not has_app_context():  # as Flask-Babel does outside an app
+            return NullTranslations()
+        return shipped_catalog(str(get_locale() or DEFAULT_LANGUAGE))
+
+
+SHIPPED_CATALOGS = ShippedCatalogs()
+
+
+class ShippedBabel(Babel):
+    """Flask-Babel, translating with the package's catalogs (``ShippedCatalogs``)."""
+
+    @property
+    def domain_instance(self):
+        return SHIPPED_CATALOGS
+
+
+babel = ShippedBabel()
 
 
 def select_language():
@@ -95,23 +122,25 @@ def speaking(language):
             setattr(g, name, cache)
 
 
-def compile_catalogs(source, target):
-    """Compile every ``.po`` under ``source`` into ``.mo`` files under ``target`` when newer."""
-    for language in sorted(os.listdir(source)) if os.path.isdir(source) else []:
-        po_path = os.path.join(source, language, "LC_MESSAGES", "messages.po")
-        if not os.path.exists(po_path):
-            continue
-        mo_dir = os.path.join(target, language, "LC_MESSAGES")
-        mo_path = os.path.join(mo_dir, "messages.mo")
-        if os.path.exists(mo_path) and os.path.getmtime(mo_path) >= os.path.getmtime(po_path):
-            continue
-        os.makedirs(mo_dir, exist_ok=True)
-        with open(po_path, "rb") as po_file:
-            catalog = read_po(po_file, locale=language)
-        partial = f"{mo_path}.{os.getpid()}"
-        with open(partial, "wb") as mo_file:
-            write_mo(mo_file, catalog)
-        os.replace(partial, mo_path)  # another process may be compiling too
+@cache
+def shipped_catalog(language):
+    """The messages of ``language`` (a ``LANGUAGES`` code): its ``.po`` file in the package, compiled in memory
+    once a process (some 10 ms a language); English, the messages' own language, has none."""
+    po_path = os.path.join(CATALOGS, language, "LC_MESSAGES", "messages.po")
+    if not os.path.isfile(po_path):
+        return NullTranslations()
+    with open(po_path, "rb") as po_file:
+        messages = read_po(po_file, locale=language)
+    compiled = io.BytesIO()
+    write_mo(compiled, messages)
+    compiled.seek(0)
+    return Translations(compiled)
+
+
+def load_catalogs():
+    """Compile every language's catalog now (a server does it before its first page)."""
+    for language in LANGUAGES:
+        shipped_catalog(language)
 
 
 def _catalog():
@@ -325,10 +354,7 @@ def local_time_zone():
 
 
 def init_app(app):
-    """Compile the catalogs and make the language of each request the chosen one."""
-    compiled = os.path.join(app.instance_path, "translations")
-    compile_catalogs(CATALOGS, compiled)
-    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", compiled)
+    """Make the language of each request the chosen one, its messages from the package's catalogs."""
     app.config.setdefault("BABEL_DEFAULT_TIMEZONE", local_time_zone())  # times of the trail, in the table's zone
     babel.init_app(app, locale_selector=select_language)
     app.jinja_env.install_gettext_callables(template_gettext, template_ngettext, newstyle=True)
