@@ -1,27 +1,34 @@
 """The scorekeeper for Cancellation Hearts: a Flask application factory."""
 
+import functools
 import os
 import re
-import secrets
 from datetime import timedelta
 
-from flask import Flask, abort, has_request_context, request
+import click
+from flask import Config, Flask, abort, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
-from .db.models import LARGEST_ID
+from . import instance
+from .db.models import LARGEST_ID, close_database
+from .instance import load_or_create_secret_key
 
-SECRET_KEY_FILE = "secret_key"
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
-INSTANCE_VARIABLE = "SCOREKEEPER_INSTANCE"
 
 
 def create_app(test_config=None):
-    """Create and configure the app; ``test_config`` replaces instance configuration."""
+    """Create and configure the app; ``test_config`` replaces instance configuration.
+
+    Nothing is written into the instance folder here (a command's --help
+    makes an app, and writes nothing): the secret key is read or made the
+    first time something signs with it, the database file as it is first
+    connected to, and the catalogs are compiled in memory.
+    """
     app = Scorekeeper(
         __name__,
-        instance_path=configured_instance_path(),
+        instance_path=instance.configured(),
         instance_relative_config=True,
         template_folder=shipped_folder("templates"),
         static_folder=shipped_folder("static"),
@@ -47,9 +54,6 @@ def create_app(test_config=None):
         app.config.from_prefixed_env()
     else:
         app.config.from_mapping(test_config)
-    os.makedirs(app.instance_path, exist_ok=True)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)
 
     from . import db, documents, web
 
@@ -67,16 +71,45 @@ def create_app(test_config=None):
     hops = int(app.config["PROXY_HOPS"])
     if hops:  # the proxy's word for the client's scheme and host: HTTPS there makes the cookie Secure
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)
+    command_line = click.get_current_context(silent=True)
+    if command_line is not None:  # made for a command: its database is closed whole when the command ends
+        command_line.call_on_close(functools.partial(close_database, app))
     return app
 
 
+class InstanceConfig(Config):
+    """Flask's configuration, whose ``SECRET_KEY``, unless something set it, is the instance's own: read from
+    the instance folder, or made there, the first time it is asked for (``instance.load_or_create_secret_key``)."""
+
+    def __getitem__(self, key):
+        value = super().__getitem__(key)
+        if key == "SECRET_KEY" and not value:
+            value = self["SECRET_KEY"] = load_or_create_secret_key(self.root_path)  # the instance folder
+        return value
+
+
 class Scorekeeper(Flask):
-    """Flask, whose log of a request's error names the client and hides the key a scorer's link carries."""
+    """Flask, whose log of a request's error names the client and hides the key a scorer's link carries, whose
+    secret key is the instance's own, and whose instance folder, installed, is outside its environment."""
+
+    config_class = InstanceConfig
 
     def log_exception(self, exc_info):
         from .web.logs import log_exception
 
         log_exception(self, exc_info)
+
+    def auto_find_instance_path(self):
+        """``instance/`` at the top of a checkout; for an installed app, the user's data folder, or the folder
+        Flask gives an installed app (``<environment>/var/scorekeeper-instance``) while only that holds the
+        club's data (see ``scorekeeper.instance``)."""
+        flasks = super().auto_find_instance_path()
+        if instance.in_a_checkout():
+            return flasks
+        folder, line = instance.installed_folder(flasks, instance.user_data_folder())
+        if line:
+            instance.say_once(line)
+        return folder
 
 
 def shipped_folder(name):
@@ -84,13 +117,6 @@ def shipped_folder(name):
     ships the repository's top-level folders there), else beside the package, at the top of a checkout."""
     inside = os.path.join(PACKAGE, name)
     return inside if os.path.isdir(inside) else os.path.join(os.path.dirname(PACKAGE), name)
-
-
-def configured_instance_path():
-    """The instance folder ``SCOREKEEPER_INSTANCE`` names, made absolute; None lets Flask choose: ``instance/``
-    at the top of a checkout, ``<the environment>/var/scorekeeper-instance`` for an installed app."""
-    configured = os.environ.get(INSTANCE_VARIABLE)
-    return os.path.abspath(os.path.expanduser(configured)) if configured else None
 
 
 CONTENT_SECURITY_POLICY = "; ".join([
@@ -140,26 +166,3 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app):
         return bool(app.config["SESSION_COOKIE_SECURE"] or (has_request_context() and request.is_secure))
-
-
-def load_or_create_secret_key(instance_path):
-    """Read the instance's secret key, generating it (mode 0600) on first start.
-
-    Several server processes may start at once: the key is written whole to a
-    file of this process's own, then linked into place only if no other
-    process got there first, so every process reads one and the same key.
-    """
-    path = os.path.join(instance_path, SECRET_KEY_FILE)
-    if not os.path.exists(path):
-        partial = f"{path}.{os.getpid()}.{secrets.token_hex(4)}"
-        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "w", encoding="ascii") as key_file:
-            key_file.write(secrets.token_hex(32))
-        try:
-            os.link(partial, path)  # fails if another process's key is in place: then that one is the key
-        except FileExistsError:
-            pass
-        finally:
-            os.unlink(partial)
-    with open(path, encoding="ascii") as key_file:
-        return key_file.read().strip()

@@ -5,7 +5,7 @@ checkout, and run from another folder: `flask --app scorekeeper serve`, and the 
 
 One sdist, one wheel and one environment a test process (session fixtures), as building takes 5-7 s (two
 isolated build environments, each fetching setuptools through the configured index, as every build does)
-and installing 3-4 s; the three tests take some 17 s in all on one worker of a quiet machine.
+and installing 3-4 s; the four tests take some 18 s in all on one worker of a quiet machine.
 
 The environment is made without pip, as pipx makes its environments, and this environment's pip installs
 into it (``pip --python``). It sees no package but those installed into it: with
@@ -26,6 +26,7 @@ import io
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import tarfile
@@ -218,7 +219,7 @@ def test_the_installed_app_serves_pages_and_static_files_from_another_folder(ins
         print(log_path.read_text(errors="replace")[-3000:])  # shown if the test fails
     with open(REPOSITORY / "scorekeeper/translations/pt/LC_MESSAGES/messages.po", "rb") as po_file:
         new_game_in_portuguese = read_po(po_file, locale="pt")["New game"].string
-    instance = installed / "var" / "scorekeeper-instance"
+    instance = tmp_path / ".local" / "share" / "scorekeeper"  # the user's data folder (HOME is tmp_path)
 
     assert (home_status, game_status, style_status, icon_status) == (200, 200, 200, 200)
     assert "Cancellation Hearts" in home
@@ -226,8 +227,9 @@ def test_the_installed_app_serves_pages_and_static_files_from_another_folder(ins
     assert "{" in style
     assert portuguese.status == 200
     assert '<html lang="pt">' in in_portuguese and new_game_in_portuguese in in_portuguese
-    assert (instance / "scorekeeper.sqlite").is_file()
-    assert (instance / "translations/pt/LC_MESSAGES/messages.mo").is_file()
+    assert (instance / "scorekeeper.sqlite").is_file() and (instance / "secret_key").is_file()
+    assert not (instance / "translations").exists()  # the catalogs are compiled in memory
+    assert not (installed / "var").exists(), "the app wrote into its environment, which pipx uninstall deletes"
     assert files_under(package) == package_before, "the app wrote into its installed package"
 
 
@@ -262,5 +264,24 @@ def test_a_pipx_style_install_runs_its_commands_from_anywhere(installed, tmp_pat
         assert "serve" in finished.stdout and "backup" in finished.stdout  # the app loaded: its commands show
         assert "Error" not in finished.stderr and "Traceback" not in finished.stderr, finished.stderr
     assert own_command.stdout.startswith("Usage: scorekeeper ")
-    assert (instance / "scorekeeper.sqlite").is_file()
-    assert (instance / "secret_key").is_file()
+    assert not instance.exists(), "--help wrote into the instance folder"
+
+
+def test_an_earlier_versions_data_inside_the_environment_is_found_and_said_where_it_is(installed, tmp_path):
+    earlier = installed / "var" / "scorekeeper-instance"  # where Flask puts an installed app's instance folder
+    earlier.mkdir(parents=True)
+    connection = sqlite3.connect(earlier / "scorekeeper.sqlite")
+    connection.execute("CREATE TABLE game (id INTEGER PRIMARY KEY)")
+    connection.commit()
+    connection.close()
+    try:
+        found = run([installed / "bin" / "scorekeeper", "--help"], cwd=tmp_path, env=clean_environment(tmp_path))
+    finally:
+        shutil.rmtree(installed / "var")  # the environment is the other tests' too
+
+    assert found.stderr == (
+        f"The app's data is in {earlier}, inside its environment, which `pipx uninstall` and `pipx reinstall` "
+        f"delete with it. Stop the app, then move everything in that folder into "
+        f"{tmp_path / '.local' / 'share' / 'scorekeeper'}, where this version keeps its data (or set "
+        f"SCOREKEEPER_INSTANCE to a folder of your own).\n")
+    assert not (tmp_path / ".local").exists()

@@ -7,7 +7,7 @@ import secrets
 import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
-from functools import cache
+from functools import cache, partial
 
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import (
@@ -31,7 +31,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship, selectinload
 from sqlalchemy.pool import QueuePool
 
-from .. import rules
+from .. import instance, rules
 
 NAME_LENGTH = 40
 GAME_NAME_LENGTH = 80
@@ -837,22 +837,37 @@ def _holds_connections(pool):
 
 
 def init_app(app):
-    """Bind the database to the app; a new SQLite file is readable by its owner only."""
-    create_private_sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"])
+    """Bind the database to the app, connecting to nothing (a command's --help writes nothing anywhere): a new
+    SQLite file is made as it is first connected to, readable by its owner only."""
     db.init_app(app)
+    with app.app_context():
+        engine = db.engine
+    path = sqlite_file(engine.url)
+    if path:
+        event.listen(engine, "do_connect", partial(_create_sqlite_file, path, os.path.abspath(app.instance_path)))
 
 
-def create_private_sqlite_file(uri):
-    """Create the file of a SQLite database ``uri`` (if it is one, and new) with mode 0600.
-
-    It holds every game's scorer key. SQLite gives its -wal and -shm files
-    the database file's permissions, so they are private too.
-    """
-    url = make_url(uri)
+def sqlite_file(url):
+    """The path of the file of the SQLite database at ``url``; None for another database, or one in memory."""
+    url = make_url(url)
     path = url.database
     if url.get_backend_name() != "sqlite" or not path or path == ":memory:" or path.startswith("file:"):
+        return None
+    return os.path.abspath(path)
+
+
+def _create_sqlite_file(path, instance_folder, *_connecting):
+    """Before a connection to the SQLite file ``path``: make it, with mode 0600, if it is new (it holds every
+    game's scorer key; SQLite gives its -wal and -shm files the same permissions). The instance's own database
+    makes the instance folder too, and says in one line why it cannot; of a database configured elsewhere,
+    SQLite says what is wrong, in one line (``migrate.reach``)."""
+    if os.path.exists(path):
+        return
+    if os.path.dirname(path) == instance_folder:
+        with instance.writing(instance_folder):
+            instance.create_private_file(path)
         return
     try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    except FileExistsError:
-        pass  # an existing database keeps the mode it has
+        instance.create_private_file(path)
+    except OSError:
+        pass

@@ -20,7 +20,7 @@ from flask import current_app, request, url_for
 from flask.cli import with_appcontext
 from sqlalchemy.exc import OperationalError
 
-from .. import service
+from .. import instance, service
 from ..db import migrate, needs_database
 from ..db.models import Game, close_database, db
 from . import i18n, logs, season
@@ -298,6 +298,7 @@ def serve_command(host, port, threads, workers, access_log):
     app = current_app._get_current_object()
     if workers > 1:
         gunicorn_server = _gunicorn_server()  # refuses before anything is printed if gunicorn is missing
+    instance.prepare(app)  # an instance folder that cannot be written, said in one line (exit status 2)
     if access_log is None:
         access_log = bool(app.config.get("ACCESS_LOG", True))
     check_listening(host, port)
@@ -495,10 +496,10 @@ def settle_memory(app):
     """Make what every first page would make, then set it aside from the garbage collector.
 
     Every template is compiled, each language's number and date formats read
-    (the first page of a language read them from disk: some 20 ms), and the
-    season's statements compiled by reading the season once from the kept
-    figures (some 10 ms; only when they are all fresh: no game is scored at
-    start). Then everything made so far is set aside from the collector's
+    (the first page of a language read them from disk: some 20 ms) and its
+    catalog compiled (some 10 ms), and the season's statements compiled by
+    reading the season once from the kept figures (some 10 ms; only when
+    they are all fresh: no game is scored at start). Then everything made so far is set aside from the collector's
     full sweeps (``gc.freeze``): the app, its modules, templates, formats and
     statements are some hundred thousand objects that live as long as the
     process, and each full collection walked them all again in the middle of
@@ -511,6 +512,7 @@ def settle_memory(app):
         for name in app.jinja_env.list_templates(extensions=["html"]):
             app.jinja_env.get_template(name)
         i18n.load_formats()
+        i18n.load_catalogs()
     with app.test_request_context("/"):
         try:
             if not service.figures.stale_games():
