@@ -403,6 +403,7 @@ class SeatChange(db.Model, SeatChangeFacts):
     __table_args__ = (
         CheckConstraint("before_hand >= 2"),
         CheckConstraint("kind IN ('join', 'leave')"),
+        {"sqlite_autoincrement": True},  # the trail names them by id: never hand one out twice (migration 0010)
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -497,6 +498,8 @@ class TrickLog(db.Model):
     While the hand is being played it belongs to the game only; once the hand
     is recorded it belongs to that hand, as the record that settles disputes.
     """
+
+    __table_args__ = ({"sqlite_autoincrement": True},)  # the trail names them by id: never hand one out twice
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)

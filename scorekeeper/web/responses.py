@@ -5,6 +5,7 @@ chose, and a game loaded with a permission (``load_game(id, scorer=True)``, as f
 from flask import abort, after_this_request
 from sqlalchemy.orm import joinedload, selectinload
 
+from .. import service
 from ..db.models import Game, Hand, TrickLog, db, read_shown_game
 from .access import require_scorer
 
@@ -27,14 +28,16 @@ def chosen(model, field):
 
 
 def load_game(game_id, scorer=False):
-    """The game with all it holds in six queries at most, or 404.
+    """The game with all it holds, as one moment of it, or 404.
 
-    The queries: the game with its players, the hands with their takings, the
-    trick logs, their tricks, the changes and the seat changes.
+    It is read in six statements at most (the game with its players, the hands with their takings, the
+    trick logs, their tricks, the changes and the seat changes) and read again if another device's write
+    landed between them (``service.writing.read_whole``): the engine is never shown a game half before and
+    half after a write (a join's seat change without its joiner is a table nobody sat at, and a 500).
 
     With ``scorer``, a device without the game's scorer key is refused (403).
     """
-    game = db.get_or_404(Game, game_id, options=GAME_LOADING)
+    game = service.writing.read_whole(lambda whole: db.get_or_404(Game, whole, options=GAME_LOADING), game_id)
     if scorer:
         require_scorer(game)
         after_this_request(not_stored)

@@ -20,7 +20,7 @@ bp = Blueprint("seating", __name__)
 @bp.route("/games/<int:game_id>/seating", methods=["GET", "POST"])
 def seating(game_id):
     """Who sits where for the next hand; a player joins at a chosen place (R1)."""
-    game = _whole_game(game_id, scorer=True)
+    game = load_game(game_id, scorer=True)
     if request.method == "GET":
         return _seating_page(game, JoinForm(data={"revision": str(game.revision)}))
     form = JoinForm(request.form)
@@ -75,7 +75,7 @@ def _engine_seats(game, form):
 @bp.route("/games/<int:game_id>/seating/leave", methods=["GET", "POST"])
 def leave(game_id):
     """A player leaves before the next hand, keeping their total (R1): the page asks, the post does it."""
-    game = _whole_game(game_id, scorer=True)
+    game = load_game(game_id, scorer=True)
     posted = request.method == "POST"
     form = LeaveForm(request.form if posted else request.args)
     player = form.player.data if form.player.validate(form) else None
@@ -105,13 +105,6 @@ def leave(game_id):
     return redirect(url_for("games.table", game_id=game_id))
 
 
-def _whole_game(game_id, scorer=False):
-    """The game as one moment of it, read again if another device's write landed between the statements that
-    read it (``service.writing.read_whole``): the engine judges joins and leaves on it, and a join's seat
-    change read without its joiner made it refuse a table nobody sat at (``TableSize``, a 500)."""
-    return service.writing.read_whole(lambda whole: load_game(whole, scorer=scorer), game_id)
-
-
 def _moved(game):
     """Whether another device has written to the game since it was read: a refusal of it is then the race's,
     not the table's (409, the page as it is now)."""
@@ -120,7 +113,7 @@ def _moved(game):
 
 def _reloaded(game_id, *forms):
     """``responses.reloaded``, the game read whole: another device wrote first, and may be writing still."""
-    game = _whole_game(game_id)
+    game = load_game(game_id)
     for form in forms:
         form.revision.data = str(game.revision)
     return game

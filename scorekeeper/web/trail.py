@@ -19,7 +19,7 @@ bp = Blueprint("trail", __name__)
 @bp.get("/games/<int:game_id>/trail")
 def whole_trail(game_id):
     """Every change to the game, newest first, each with its Undo or why it has none."""
-    game = _whole_game(game_id)
+    game = load_game(game_id)
     scorer = is_scorer(game)
     page = render_template("games/trail.html", game=game, **trail_page(game, game.scoreboard(), readonly=not scorer))
     return not_stored(Response(page, mimetype="text/html")) if scorer else page
@@ -32,7 +32,7 @@ def undo_change(game_id, change_id):
     An undo that takes a hand out of the game (undoing its recording) is a
     removal: the GET asks first, showing the hand's figures, as Remove does.
     """
-    game = _whole_game(game_id, scorer=True)
+    game = load_game(game_id, scorer=True)
     line = service.trail_line(game, change_id)
     if line is None:
         abort(404)
@@ -45,7 +45,7 @@ def undo_change(game_id, change_id):
     try:
         service.undo(game, change_id, form.based_on())
     except service.Conflict as error:
-        game = _whole_game(game_id)
+        game = load_game(game_id)
         page = trail_page(game, game.scoreboard(), readonly=False)
         return render_template("games/trail.html", game=game, problem=describe(error), **page), CONFLICT
     except (rules.RuleError, service.UndoRefused, service.KittyNeeded, service.SamePerson) as error:
@@ -53,12 +53,6 @@ def undo_change(game_id, change_id):
         return redirect(url_for("games.table", game_id=game_id, _anchor="changes"))
     flash(undone, "success")
     return redirect(url_for("games.table", game_id=game_id, _anchor="changes"))
-
-
-def _whole_game(game_id, scorer=False):
-    """The game as one moment of it (``service.writing.read_whole``): its trail says what each entry can undo
-    of the game as it stands, never of one read half before and half after another device's write."""
-    return service.writing.read_whole(lambda whole: load_game(whole, scorer=scorer), game_id)
 
 
 def _undo_page(game, line, form):
