@@ -1,5 +1,6 @@
 """WTForms forms: they read and check what the table typed, in plain words."""
 
+import json
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -161,6 +162,32 @@ class GameChangeForm(BaseForm):
         return whole_number(self.revision.data)
 
 
+MINE, THEIRS = "mine", "theirs"  # the two answers to "another device saved first: keep theirs, or put yours over it?"
+
+
+class ContestedForm(GameChangeForm):
+    """A form another device may have beaten to it (a hand, a trick, a kitty). Refused for that, it stays based
+    on the revision it was made from, so that the same post sent again is refused again; it is shown with
+    what the other device saved, and only a deliberate ``choice`` moves on: ``THEIRS`` keeps theirs,
+    ``MINE`` saves this form against the revision the refusal showed (``theirs``), and is refused again if
+    the game moved on since."""
+
+    theirs = HiddenField()  # the revision the refusal showed, with the other device's save in it
+    choice = HiddenField()  # the button pressed: MINE or THEIRS; nothing for a plain Save
+
+    def chose(self, answer):
+        """Whether the scorer pressed the button of ``answer`` (MINE, THEIRS)."""
+        return self.choice.data == answer
+
+    def asked_at(self):
+        """The revision the refusal showed, when the form comes back from its question; else None."""
+        return whole_number(self.theirs.data)
+
+    def chose_mine(self):
+        """The revision to put this form over, if the scorer chose to (and the refusal's revision came back)."""
+        return self.asked_at() if self.chose(MINE) else None
+
+
 # --- House rules ---------------------------------------------------------------
 
 # Passing cycles offered as house rules (R5): the seeds' first, then the usual Hearts ones.
@@ -289,6 +316,7 @@ class NewGameForm(BaseForm):
 # --- A hand --------------------------------------------------------------------
 
 
+FOUND_LENGTH = 40 * rules.MAX_PLAYERS  # the most a hand's ``found`` takes, and more than it needs
 MARIA_CHOICES = [SelectChoice(str(count)) for count in range(rules.MARIAS_IN_HAND + 1)]
 JACK_CHOICES = [SelectChoice(str(count)) for count in range(rules.JACKS_IN_HAND + 1)]
 
@@ -313,11 +341,14 @@ class TakingForm(Form):
     )
 
 
-class HandForm(GameChangeForm):
+class HandForm(ContestedForm):
     """Each player's takings, a reserved last trick's leftovers, the moon choice (R13-R15)."""
 
     number = HiddenField()
     draft = HiddenField()  # the key this device keeps the typing under (hands.draft_key): names the hand
+    # A correction's hand as the form found it (``found_text``): what another device changed since is told apart
+    # from what this one typed.
+    found = HiddenField()
     takings = FieldList(FormField(TakingForm), min_entries=rules.MIN_PLAYERS, max_entries=rules.MAX_PLAYERS)
     last_trick_reserved = BooleanField()
     # "Yes, nobody collected anything": asked once the engine finds such a hand (R13, rules.NothingCollected).
@@ -331,6 +362,7 @@ class HandForm(GameChangeForm):
     hand_errors = ()  # the engine's refusals of the hand as a whole, worded
     nothing_collected_question = None  # the engine's question when nobody collected anything, worded
     conflict = None  # what to say when another device wrote first
+    contest = None  # the question when another device saved this hand first (hands.Contest)
     renumbered = None  # what to say when that moved the hand being corrected to another number
     naming = ()  # field errors that name their player already ("Ana cannot have taken 27 hearts…")
 
@@ -387,6 +419,25 @@ class HandForm(GameChangeForm):
     def number_posted(self):
         """The number of the hand the form was shown for, or None if the post lost it."""
         return whole_number(self.number.data)
+
+    @staticmethod
+    def found_text(record):
+        """A hand's figures as the form carries them in ``found``: each seat's (hearts, marias, jacks), the moon."""
+        return json.dumps({"taken": [[taken.hearts, taken.marias, taken.jacks] for taken in record.taken],
+                           "moon": None if record.moon is None else record.moon.value}, separators=(",", ":"))
+
+    def found_read(self, players):
+        """The hand as the form found it, for a hand of ``players``: (each seat's ``rules.Taken``, the
+        ``rules.Moon`` or None), or None if the post lost it or holds anything else (it only words a refusal)."""
+        text = self.found.data or ""
+        try:
+            facts = json.loads(text) if len(text) <= FOUND_LENGTH else None
+            taken = tuple(rules.Taken(*(whole_number(str(count), 99) for count in counts))
+                          for counts in facts["taken"] if len(counts) == 3)
+            moon = None if facts["moon"] is None else rules.Moon(facts["moon"])
+        except (ValueError, TypeError, KeyError):  # not JSON, not its shape, a count that is no count
+            return None
+        return (taken, moon) if len(taken) == players else None
 
     def hand_key_posted(self, prefix):
         """The own key (``Hand.key``) of the hand the form was shown for, read from its draft key
@@ -606,10 +657,11 @@ def _day(text):
 # --- Tricks ----------------------------------------------------------------------
 
 
-class TrickForm(GameChangeForm):
+class TrickForm(ContestedForm):
     """One trick's cards in play order from the leader (R9); the engine reads each card."""
 
     number = HiddenField()
+    hand = HiddenField()  # the number of the hand the trick was typed for: a trick of a hand since recorded is no race
     cards = FieldList(StringField(), min_entries=rules.MIN_PLAYERS, max_entries=rules.MAX_PLAYERS)
     confirm = BooleanField()
 
@@ -646,7 +698,7 @@ class TrickForm(GameChangeForm):
         return [entry.data for entry in self.cards.entries]
 
 
-class KittyForm(GameChangeForm):
+class KittyForm(ContestedForm):
     """The kitty's cards, as its winner turns it over (R12)."""
 
     cards = StringField()

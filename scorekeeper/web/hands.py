@@ -4,13 +4,15 @@ Views read the form, call the one function of the service for the change,
 word the error it may raise, and redirect.
 """
 
+from dataclasses import dataclass, replace
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from .. import rules, service
 from ..db.models import read_open_log
 from .explain import describe
-from .forms import ConfirmForm, HandForm
-from .i18n import _
+from .forms import THEIRS, ConfirmForm, HandForm, shown_value
+from .i18n import _, names_list
 from .rendered import kept_page, load_kept_game
 from .responses import CONFLICT, INVALID, load_game, reloaded
 
@@ -33,24 +35,35 @@ def record_hand(game_id):
     if request.method == "GET":  # the same form for every scorer of this revision: kept rendered
         return kept_page(game.id, game.revision, game.scorer_key, True, lambda: _new_hand_page(game, board))
     form = _posted_hand_form(len(seated), board.variant)
-    if "fill" in request.form:
-        return _hand_page(game, form, number, board=board)
     posted = form.number_posted()
-    if posted is None or posted > number or form.based_on() is None:
+    if posted is None or not 1 <= posted <= number or form.based_on() is None:
         abort(400)
     if posted != number:
-        # A second tap on Save, or another device, recorded this hand already.
-        return _conflict(game_id, form, posted)
+        # Another device, or a second tap on Save, recorded hand ``posted`` already: never saved as the next
+        # hand without being asked (recorded twice), and never over it.
+        if form.chose(THEIRS):
+            return _dropped(game, form, posted)
+        if form.chose_mine() is None or "fill" in request.form:
+            return _recorded_meanwhile(game_id, form, posted)
+    elif "fill" in request.form:
+        return _hand_page(game, form, number, board=board)
+    based_on = form.based_on() if posted == number else form.chose_mine()
     if not form.validate():
         _put_problems(form, board.variant, seated)
+        if posted != number:
+            return _recorded_meanwhile(game_id, form, posted, INVALID)
         return _hand_page(game, form, number, board=board), INVALID
     try:
         service.record_hand(kept, form.taken(board.variant), form.moon.data, form.last_trick_reserved.data,
-                            form.based_on(), nothing_collected=form.nothing_collected.data)
+                            based_on, nothing_collected=form.nothing_collected.data)
     except HAND_ERRORS as error:
         _put_problems(form, board.variant, seated, error)
+        if posted != number:
+            return _recorded_meanwhile(game_id, form, posted, INVALID)
         return _hand_page(game, form, number, board=board), INVALID
     except service.Conflict:
+        if posted != number:
+            return _recorded_meanwhile(game_id, form, posted)
         return _conflict(game_id, form, number)
     flash(_("Hand %(number)d recorded.", number=number), "success")
     flash(draft_key(game), DRAFT_SAVED)
@@ -70,20 +83,24 @@ def correct_hand(game_id, number):
     seated = game.names_of(board.hands[number - 1].seating)
     form = _posted_hand_form(len(seated), board.variant)
     if "fill" in request.form:
+        if form.asked_at() is not None:  # the question stays, at the revision it was asked at
+            return _correction_contest(game, board, form, hand, form.asked_at())
         return _hand_page(game, form, number, hand, board)
     if form.based_on() is None:
         abort(400)
+    if form.chose(THEIRS):
+        return _kept_theirs(game, form, number)
     if not form.validate():
         _put_problems(form, board.variant, seated)
-        return _hand_page(game, form, number, hand, board), INVALID
+        return _correction_refused(game, form, number, hand, board)
     draft = draft_key(game, hand)
     try:
         service.correct_hand(game, number, form.taken(board.variant), form.moon.data,
-                           form.last_trick_reserved.data, form.based_on(),
-                           nothing_collected=form.nothing_collected.data)
+                             form.last_trick_reserved.data, form.chose_mine() or form.based_on(),
+                             nothing_collected=form.nothing_collected.data)
     except HAND_ERRORS as error:
         _put_problems(form, board.variant, seated, error)
-        return _hand_page(game, form, number, hand, board), INVALID
+        return _correction_refused(game, form, number, hand, board)
     except service.Conflict:
         return _conflict(game_id, form, number, correcting=True)
     flash(_("Hand %(number)d corrected.", number=number), "success")
@@ -117,32 +134,192 @@ def remove_hand(game_id, number):
 
 
 def _conflict(game_id, form, number, correcting=False):
-    """The form again, as typed, with the score as it is now: another device was quicker."""
-    game = reloaded(game_id, form)
+    """The form again, as typed, with the game as it is now (409): another device was quicker.
+
+    A correction whose hand another device changed meanwhile asks which to keep (``_contest``), staying
+    based on the revision it was made from; otherwise (something else changed, or a new hand's game did)
+    the form moves on to the game as it is now, with the score, to be saved again as it stands.
+    """
+    game = load_game(game_id)
     board = game.scoreboard()
-    if correcting:
-        form.conflict = describe(service.Conflict())
-    else:
-        form.conflict = _(
-            "Hand %(number)d was just recorded by another device (or by a second tap on Save). "
-            "Here is the score now; what you typed is kept below. Save it again only if it is "
-            "for the next hand.", number=number)
-        number = board.next_hand.number if board.next_hand else number
-        form.number.data = str(number)
-    if board.over and not correcting:
-        flash(form.conflict, "warning")
-        return redirect(url_for("games.table", game_id=game.id))
     hand = _hand_typed_for(game, form, number) if correcting else None
     if correcting and hand is None:
-        flash(form.conflict, "warning")
+        flash(describe(service.Conflict()), "warning")
+        return redirect(url_for("games.table", game_id=game.id))
+    if board.over and not correcting:
+        flash(describe(service.Conflict()), "warning")
         return redirect(url_for("games.table", game_id=game.id))
     if hand is not None and hand.number != number:
         form.renumbered = _("The hand you were correcting is now hand %(number)d.", number=hand.number)
         number = hand.number
-        form.number.data = str(number)
+    if hand is not None and _changed_meanwhile(game, board, form, hand):
+        return _correction_contest(game, board, form, hand), CONFLICT
+    form.revision.data = str(game.revision)
+    form.theirs.data = form.choice.data = None
+    form.conflict = describe(service.Conflict())
+    if not correcting:
+        number = board.next_hand.number
+    form.number.data = str(number)
     shown = board.hands[number - 1] if correcting else board.next_hand
     form.seat_rows(len(shown.seating))  # a row a player of the hand as it is now
     return _hand_page(game, form, number, hand, board=board), CONFLICT
+
+
+def _changed_meanwhile(game, board, form, hand):
+    """Whether another device changed ``hand`` since ``form`` found it: its figures now are not those the form
+    carries in ``found``. A form without them (a page of an older version of the app) goes by the trail: an
+    entry about the hand among the newest, one a revision since the form's (more when a write of the club's
+    moved a revision without an entry of the game's; fewer only after a legacy trick taken back, which writes
+    two, and takes no hand)."""
+    found = form.found_read(len(board.hands[hand.number - 1].seating))
+    if found is not None:
+        record = hand.record()
+        return found != (record.taken, record.moon)
+    since = game.revision - (form.based_on() or 0)
+    newest = sorted(game.changes, key=lambda change: change.id)[-since:] if since > 0 else ()
+    return any(change.hand_key == hand.key for change in newest)
+
+
+@dataclass(frozen=True)
+class SeatAside:
+    """One seat of a hand another device saved first: its figures saved now beside what this device typed."""
+
+    name: str
+    saved: rules.Taken
+    typed: tuple  # the hearts, Black Marias and J♦ boxes as typed (text)
+    differs: bool  # what this device typed is not what is saved
+    changed: bool  # the other device changed this seat since this device's form found it
+
+
+@dataclass(frozen=True)
+class Contest:
+    """A hand another device saved while this one was typing it: seat by seat, what it holds now beside what
+    was typed here, what the other device changed (``notes``), and the question with the words of its two
+    buttons: keep theirs (``theirs``), put mine over it (``mine``, None where it cannot be done). ``revision``
+    is the one shown, against which putting mine over it is checked."""
+
+    seats: tuple
+    saved_moon: tuple | None  # (the shooter's name, the moon's choice) of the hand as saved
+    typed_moon: tuple | None  # the same for what was typed ("" for a choice not made yet)
+    same: bool  # what was typed is what is saved
+    notes: tuple = ()
+    question: str = ""
+    theirs: str = ""
+    mine: str | None = None
+    revision: int = 0
+
+
+def _sides(game, board, form, number, found=None):
+    """Hand ``number`` as saved now beside what ``form`` holds (a row a player of that hand), as a ``Contest``
+    still without its question; with ``found`` (``HandForm.found_read``), notes naming what the other
+    device changed since the form found the hand."""
+    names = game.names_of(board.hands[number - 1].seating)
+    saved = game.hands[number - 1].record()
+    readable = not any(field.errors for entry in form.takings.entries
+                       for field in (entry.hearts, entry.marias, entry.jacks))
+    typed = form.taken(board.variant) if readable else None
+    seats = tuple(SeatAside(
+        names[seat], saved.taken[seat],
+        tuple(shown_value(field, 0) for field in (entry.hearts, entry.marias, entry.jacks)),
+        typed is None or typed[seat] != saved.taken[seat],
+        found is not None and found[0][seat] != saved.taken[seat],
+    ) for seat, entry in enumerate(form.takings.entries))
+    saved_moon = _moon_of(names, saved.taken, saved.moon and saved.moon.value)
+    typed_moon = _moon_of(names, typed, form.moon_read() or "") if typed else None
+    notes = []
+    changed = [seat.name for seat in seats if seat.changed]
+    if changed:
+        notes.append(_("The other phone changed the figures of %(names)s.", names=names_list(changed)))
+    if found is not None and found[1] != saved.moon:
+        notes.append(_("The other phone changed how the moon scores."))
+    same = typed == saved.taken and (typed_moon and typed_moon[1]) == (saved_moon and saved_moon[1])
+    return Contest(seats, saved_moon, typed_moon, same, tuple(notes))
+
+
+def _moon_of(names, taken, choice):
+    """(the shooter's name, ``choice``) if one of ``names`` shot the moon with ``taken`` (R15), else None."""
+    shooter = rules.moon_shooter(dict(enumerate(taken)))
+    return None if shooter is None or choice is None else (names[shooter], choice)
+
+
+def _correction_contest(game, board, form, hand, revision=None):
+    """The correction of ``hand`` asked about: another device saved the hand while this one was typing.
+    The question is asked at ``revision`` (the game's, unless the form is asked again at an earlier one)."""
+    number = hand.number
+    sides = _sides(game, board, form, number, form.found_read(len(board.hands[number - 1].seating)))
+    if sides.same:
+        form.contest = replace(sides, question=_(
+            "Another phone saved hand %(number)d while you were typing, with the figures you typed: there is "
+            "nothing more to save.", number=number), theirs=_("Back to the table"), revision=game.revision)
+    else:
+        form.contest = replace(sides, question=_(
+            "Another phone saved hand %(number)d while you were typing. Keep theirs, or put yours over it?",
+            number=number), theirs=_("Keep theirs"), mine=_("Put mine over theirs"),
+            revision=revision or game.revision)
+    return _hand_page(game, form, number, hand, board)
+
+
+def _recorded_meanwhile(game_id, form, posted, status=CONFLICT):
+    """A new hand's form posted for hand ``posted``, which another device (or a second tap on Save) recorded
+    meanwhile: that hand as recorded beside what this device typed, and the question (409): record this
+    device's as the next hand too, or drop it. The form stays the form of hand ``posted``."""
+    game = load_game(game_id)
+    if posted > len(game.hands):  # a removal took it away again since: the form is for the next hand again
+        return _conflict(game_id, form, posted)
+    board = game.scoreboard()
+    seating = board.hands[posted - 1].seating
+    form.seat_rows(len(seating))  # a row a player of that hand, as this device typed them
+    sides = _sides(game, board, form, posted)
+    following = not board.over and board.next_hand.seating == seating  # can be the next hand, as typed
+    if sides.same:
+        question = _("Hand %(number)d is saved already, with the figures you typed (by another phone, or by "
+                     "a second tap on Save).", number=posted)
+    elif not following:
+        question = _("Another phone recorded hand %(number)d while you were typing, and the game has moved on "
+                     "since: yours cannot be recorded as another hand.", number=posted)
+    else:
+        question = _("Another phone recorded hand %(number)d while you were typing. Record yours as hand "
+                     "%(next)d too, or drop it?", number=posted, next=board.next_hand.number)
+    mine = _("Record mine as hand %(number)d", number=board.next_hand.number) if following and not sides.same else None
+    form.contest = replace(sides, question=question, theirs=_("Back to the table") if sides.same else _("Drop mine"),
+                           mine=mine, revision=game.revision)
+    return _hand_page(game, form, board.next_hand.number if following else posted, board=board), status
+
+
+def _dropped(game, form, posted):
+    """This device's figures for hand ``posted``, which another device (or a second tap) recorded meanwhile,
+    dropped as chosen: the table, saying so unless they were the figures recorded."""
+    if posted <= len(game.hands):
+        board = game.scoreboard()
+        form.seat_rows(len(board.hands[posted - 1].seating))
+        if not _sides(game, board, form, posted).same:
+            flash(_("Hand %(number)d is as the other phone recorded it; what you typed was dropped.",
+                    number=posted), "success")
+    flash(draft_key(game), DRAFT_SAVED)
+    return redirect(url_for("games.table", game_id=game.id))
+
+
+def _kept_theirs(game, form, number):
+    """A correction dropped as chosen, keeping the hand as another device saved it: its form as it is now
+    (the table when both said the same, or when the hand is gone)."""
+    hand = _hand_typed_for(game, form, number)
+    if hand is None:
+        flash(describe(service.Conflict()), "warning")
+        return redirect(url_for("games.table", game_id=game.id))
+    flash(draft_key(game, hand), DRAFT_SAVED)
+    if _sides(game, game.scoreboard(), form, hand.number).same:
+        return redirect(url_for("games.table", game_id=game.id))
+    flash(_("Hand %(number)d is as the other phone saved it; what you typed was dropped.", number=hand.number),
+          "success")
+    return redirect(url_for("hands.correct_hand", game_id=game.id, number=hand.number))
+
+
+def _correction_refused(game, form, number, hand, board):
+    """A correction the rules refuse (400): the form with every problem, and still the question if it was
+    putting this device's figures over another's."""
+    if form.chose_mine() is None:
+        return _hand_page(game, form, number, hand, board), INVALID
+    return _correction_contest(game, board, form, hand, form.chose_mine()), INVALID
 
 
 def _moved_away(game, number):
@@ -263,6 +440,7 @@ def _hand_data(hand):
     return {
         "number": str(hand.number),
         "revision": str(hand.game.revision),
+        "found": HandForm.found_text(hand.record()),
         "takings": [{"hearts": t.hearts, "marias": t.marias, "jacks": t.jacks} for t in hand.takings],
         "last_trick_reserved": bool(hand.uncollected_hearts or hand.uncollected_marias or hand.uncollected_jacks),
         "moon": hand.moon,
@@ -302,7 +480,7 @@ def _hand_page(game, form, number, hand=None, board=None):
     shooter = rules.moon_shooter(dict(enumerate(taken))) if taken else None
     missed = _moon_missed(taken) if taken and shooter is None else None
     return render_template(
-        "games/hand.html", game=game, form=form, number=number, hand=hand, summary=summary,
+        "games/hand.html", game=game, form=form, number=number, hand=hand, summary=summary, contest=form.contest,
         seated=game.names_of(summary.seating), variant=now.variant,
         shooter=shooter, missed=missed, board=board, revision=form.revision.data or game.revision,
         draft_key=draft_key(game, hand), draft_prefix=draft_prefix(game),
