@@ -10,7 +10,7 @@ its revision, writes the rows and the trail, and commits: one transaction
 - ``restoring``: a whole club from a backup (its games as kept, its people, the club's trail);
 - ``hands``: record, correct, remove a hand;
 - ``seats``: players who join or leave, the house rules;
-- ``tricks``: a hand played trick by trick;
+- ``tricks``: a hand played trick by trick (a trick or kitty put over another device's, as chosen);
 - ``trail``: the trail and its undo (entries written by ``entries``);
 - ``people``: the club's people (linking players, rename, merge, undo);
 - ``club``: the key of the club's secretary link; games left out of the season;
@@ -82,5 +82,5 @@ from .restoring import (  # noqa: F401
 )
 from .seats import change_house_rules, seat_player, see_off  # noqa: F401
 from .trail import Subject, TrailLine, take_back_trick, trail, trail_line, undo  # noqa: F401
-from .tricks import enter_kitty, kitty_needed, open_play, play_trick  # noqa: F401
+from .tricks import enter_kitty, kitty_needed, open_play, play_trick, put_kitty_over, put_trick_over  # noqa: F401
 from .writing import after_commit  # noqa: F401

@@ -5,13 +5,15 @@ the views read the form, call it, and word what it refuses.
 """
 
 import re
+from collections import Counter
+from dataclasses import dataclass, replace
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 
 from .. import rules, service
 from ..db.models import Game, db
 from .explain import describe, explain, quoted
-from .forms import ConfirmForm, KittyForm, TrickForm, whole_number
+from .forms import THEIRS, ConfirmForm, KittyForm, TrickForm, whole_number
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, _, card_examples, card_letters, seeds_trick, speaking
 from .responses import CONFLICT, INVALID, load_game, reloaded
 
@@ -149,6 +151,8 @@ def play_hand(game_id):
 
     form = TrickForm(request.form)
     form.seat_rows(players)
+    if _entered_meanwhile(board, play, form):
+        return _trick_contested(game, board, log, play, form)
     if service.kitty_needed(log, play):  # the trick form is not even on the page
         return _kitty_first(game, board, log, play, form, service.KittyNeeded(play.kitty_taken_by))
     valid = form.validate()
@@ -210,9 +214,11 @@ def enter_kitty(game_id):
     """Say what the kitty held once its winner turns it over (R12)."""
     game = load_game(game_id, scorer=True)
     board, log, play = service.open_play(game)
+    form = KittyForm(request.form)
+    if play is not None and log is not None and log.kitty and form.based_on() not in (None, game.revision):
+        return _kitty_contested(game, board, log, play, form)  # another device said it meanwhile
     if play is None or not service.kitty_needed(log, play):
         return redirect(url_for("tricks.play_hand", game_id=game.id))
-    form = KittyForm(request.form)
     trick_form = TrickForm(data={"number": str(play.trick_number), "cards": [""] * play.players})
     if not form.validate():
         return _play_page(game, board, log, play, trick_form, form), INVALID
@@ -256,19 +262,171 @@ def _conflict(game_id, form, kitty_form, error):
     return _play_page(game, board, log, play, form, kitty_form, conflict=describe(error)), CONFLICT
 
 
+# --- Another device entered that trick, or said that kitty, first ------------------
+
+
+@dataclass(frozen=True)
+class CardsAside:
+    """One row of a trick or kitty another device entered first: what is saved beside what was typed here."""
+
+    name: str  # the player who played the card (a trick), or the kitty
+    saved: str
+    typed: str
+    differs: bool
+
+
+@dataclass(frozen=True)
+class CardsContest:
+    """A trick or a kitty another device entered while this one was typing it, row by row beside what was
+    typed, and the question with the words of its two buttons (``mine`` None where it cannot be done). The
+    answers post ``fields`` (what was typed) to ``action``, still based on ``based_on``; putting mine over
+    theirs is checked against ``revision``, the one shown."""
+
+    question: str
+    heading: str  # the rows' column heading
+    rows: tuple
+    action: str
+    fields: tuple  # (name, value) of each hidden field carrying what was typed
+    based_on: int
+    revision: int
+    theirs: str
+    mine: str | None
+    problem: str | None = None  # why putting mine over theirs was refused
+    confirm: str | None = None  # the label of the box confirming an apparently illegal lead (R6, R8)
+
+
+def _entered_meanwhile(board, play, form):
+    """Whether ``form`` was typed for a trick of the open hand that is entered already (by another device,
+    or by a second tap)."""
+    posted, hand = whole_number(form.number.data), whole_number(form.hand.data)
+    return (posted is not None and posted < play.trick_number and form.based_on() is not None
+            and hand in (None, board.next_hand.number))
+
+
+def _typed_card(text):
+    """A card as typed, written as the pages write cards, or as typed if it is no card."""
+    try:
+        return str(rules.Card.parse(text, card_letters()))
+    except rules.RuleError:
+        return text
+
+
+def _trick_contested(game, board, log, play, form):
+    """A trick posted that another device (or a second tap) entered first: the same cards are entered
+    already; others are shown beside theirs (409) until the scorer keeps theirs or puts theirs over."""
+    number = whole_number(form.number.data)
+    if form.chose(THEIRS):
+        flash(_("Trick %(number)d is as the other phone entered it; your cards were dropped.", number=number),
+              "success")
+        return redirect(url_for("tricks.play_hand", game_id=game.id))
+    theirs = play.tricks[number - 1]
+    typed = [_typed_card(text) for text in form.card_texts()]
+    saved = [str(card) for card in theirs.result.cards]
+    if typed == saved:
+        return redirect(url_for("tricks.play_hand", game_id=game.id, _anchor="next-trick"))
+    if form.chose_mine() is None or number != play.tricks[-1].number:
+        return _play_page(game, board, log, play, _next_trick_form(play),
+                          contest=_trick_contest(game, board, play, form, number, typed)), CONFLICT
+    try:
+        service.put_trick_over(game, number, rules.parse_cards(form.card_texts(), card_letters()),
+                               form.confirm.data, form.chose_mine())
+    except service.Conflict:
+        return _trick_contested(game, *service.open_play(load_game(game.id)), form)
+    except rules.IllegalLead as warning:
+        return _trick_refused(game, board, log, play, form, number, typed, warning, confirm=True)
+    except rules.RuleError as error:
+        return _trick_refused(game, board, log, play, form, number, typed, error)
+    flash(_("Trick %(number)d is as you typed it; the other phone's is taken back, and the changes can undo "
+            "that.", number=number), "success")
+    return redirect(url_for("tricks.play_hand", game_id=game.id, _anchor="next-trick"))
+
+
+def _trick_refused(game, board, log, play, form, number, typed, error, confirm=False):
+    """Putting this device's trick over theirs, refused by the rules (400): the question again, saying why."""
+    problem = describe(error, game.names_of(board.next_hand.seating))
+    contest = _trick_contest(game, board, play, form, number, typed, problem)
+    if confirm:
+        contest = replace(contest, confirm=_("The lead is right: enter the trick anyway (R6, R8, our decision)"))
+    return _play_page(game, board, log, play, _next_trick_form(play), contest=contest), INVALID
+
+
+def _trick_contest(game, board, play, form, number, typed, problem=None):
+    """Trick ``number`` as entered beside the cards ``typed`` for it, card by card from its leader."""
+    theirs = play.tricks[number - 1]
+    seated = game.names_of(board.next_hand.seating)
+    rows = tuple(CardsAside(seated[seat], str(card), typed_card, str(card) != typed_card)
+                 for seat, card, typed_card in zip(theirs.seats, theirs.result.cards, typed))
+    last = number == play.tricks[-1].number
+    if last:
+        question = _("Another phone entered trick %(number)d while you were typing. Keep theirs, or put yours "
+                     "over it?", number=number)
+    else:
+        question = _("Another phone entered trick %(number)d while you were typing, and more tricks since: yours "
+                     "can no longer be put over it.", number=number)
+    fields = (("number", str(number)), ("hand", str(board.next_hand.number)),
+              *((f"cards-{position}", text) for position, text in enumerate(form.card_texts())))
+    return CardsContest(question, _("Player"), rows, url_for("tricks.play_hand", game_id=game.id), fields,
+                        form.based_on(), game.revision, _("Keep theirs"),
+                        _("Put mine over theirs") if last else None, problem)
+
+
+def _next_trick_form(play):
+    return TrickForm(data={"number": str(play.trick_number), "cards": [""] * play.players})
+
+
+def _kitty_contested(game, board, log, play, form):
+    """A kitty posted that another device said first: the same cards are said already; others are shown
+    beside theirs (409) until the scorer keeps theirs or puts theirs over (R12)."""
+    if form.chose(THEIRS):
+        flash(_("The kitty is as the other phone said it; your cards were dropped."), "success")
+        return redirect(url_for("tricks.play_hand", game_id=game.id))
+    typed = [_typed_card(text) for text in typed_cards(form.cards.data)]
+    if Counter(typed) == Counter(log.kitty.split()):
+        return redirect(url_for("tricks.play_hand", game_id=game.id))
+    if form.chose_mine() is None:
+        return _kitty_contest_page(game, board, log, play, form, typed), CONFLICT
+    try:
+        service.put_kitty_over(game, rules.parse_cards(typed_cards(form.cards.data), card_letters()),
+                               form.chose_mine())
+    except service.Conflict:
+        game = load_game(game.id)
+        board, log, play = service.open_play(game)
+        if play is None or log is None or not log.kitty:
+            flash(describe(service.Conflict()), "warning")
+            return redirect(url_for("tricks.play_hand", game_id=game.id))
+        return _kitty_contest_page(game, board, log, play, form, typed), CONFLICT
+    except rules.RuleError as error:
+        problem = describe(error, game.names_of(board.next_hand.seating))
+        return _kitty_contest_page(game, board, log, play, form, typed, problem), INVALID
+    flash(_("The kitty is as you typed it; the changes can put the other phone's back."), "success")
+    return redirect(url_for("tricks.play_hand", game_id=game.id))
+
+
+def _kitty_contest_page(game, board, log, play, form, typed, problem=None):
+    """The kitty as said beside the cards typed for it, and the question."""
+    saved = log.kitty.split()
+    rows = (CardsAside(_("The kitty"), " ".join(saved), " ".join(typed), Counter(saved) != Counter(typed)),)
+    contest = CardsContest(
+        _("Another phone said what the kitty held while you were typing. Keep theirs, or put yours over it?"),
+        _("Cards"), rows, url_for("tricks.enter_kitty", game_id=game.id), (("cards", form.cards.data or ""),),
+        form.based_on(), form.asked_at() if form.chose_mine() and problem else game.revision,
+        _("Keep theirs"), _("Put mine over theirs"), problem)
+    return _play_page(game, board, log, play, _next_trick_form(play), contest=contest)
+
+
 def _kitty_first(game, board, log, play, form, error):
     kitty_form = KittyForm()
     kitty_form.problem = describe(error)
     return _play_page(game, board, log, play, form, kitty_form), INVALID
 
 
-def _play_page(game, board, log, play, form, kitty_form=None, conflict=None):
+def _play_page(game, board, log, play, form, kitty_form=None, conflict=None, contest=None):
     seated = game.names_of(board.next_hand.seating)
     return render_template(
         "tricks/play.html", game=game, board=board, log=log, play=play, form=form, seated=seated,
         in_play_order=[seated[seat] for seat in play.next_seats],  # the next trick's players, from its leader
         kitty_form=kitty_form or KittyForm(), kitty_needed=service.kitty_needed(log, play),
-        revision=form.revision.data or game.revision, conflict=conflict,
+        revision=form.revision.data or game.revision, conflict=conflict, contest=contest,
         grid=card_grid(play.copies_left),
     )
 
