@@ -25,7 +25,7 @@ from ..db.models import (
 )
 from . import figures
 from .errors import Conflict, TricksRefused
-from .names import check_one_person_each
+from .names import check_one_person_each, cleaned
 from .people import people_of
 from .writing import inserted, writing
 
@@ -90,15 +90,24 @@ def new_game(name, target, first_dealer, names, variant=rules.SEEDS):
 
 def import_game(game):
     """Create a game from ``GameFacts`` (checked here) or a ``CheckedGame``: a new one, or an imported one
-    with its hands and trick logs."""
-    checked = game if isinstance(game, CheckedGame) else check_game(game)
-    return written_twice_if_need_be(lambda: _insert_game(checked))
+    with its hands and trick logs. Its names are typed ones: ``cleaned``, and none too alike a person of
+    the club it is not (``people_of``)."""
+    checked = as_typed(game if isinstance(game, CheckedGame) else check_game(game))
+    return written_twice_if_need_be(lambda: _insert_game(checked, typed=True))
 
 
 def import_games(games):
     """Create several games (``GameFacts``, checked here, or ``CheckedGame``) in one transaction: all of them
-    or none, as a history brought in at once (several documents, a season kept on paper). Returns them in order."""
-    return restore_backup(games)
+    or none, as a history brought in at once (several documents, a season kept on paper). Returns them in order.
+    Their names are typed ones, as ``import_game``'s."""
+    return restore_backup(games, typed=True)
+
+
+def as_typed(checked):
+    """A checked game whose names are kept ``cleaned`` (one space between words, no marks that draw nothing):
+    the names of a new game or an import, never those of a restored backup, which are kept as they were."""
+    names = tuple(cleaned(name) for name in checked.facts.names)
+    return checked if names == checked.facts.names else replace(checked, facts=replace(checked.facts, names=names))
 
 
 @dataclass(frozen=True)
@@ -109,7 +118,7 @@ class KnownPerson:
     keys: tuple[str, ...]
 
 
-def restore_backup(games, people=()):
+def restore_backup(games, people=(), typed=False):
     """Create several games in one transaction, all of them or none: imported documents, a season kept on
     paper, a benchmark's club (a backup is restored whole by ``restoring.restore_club``).
 
@@ -117,13 +126,15 @@ def restore_backup(games, people=()):
     names find them: a person none of whose names is known here is created
     with all of them; names new here join the one person who has the others.
     Names that several people have here stay as they are (merge them by hand). ``games`` are
-    ``CheckedGame`` or ``GameFacts`` values (checked here).
+    ``CheckedGame`` or ``GameFacts`` values (checked here); ``typed`` ones are imported (``import_games``).
     """
     checked = [game if isinstance(game, CheckedGame) else check_game(game) for game in games]
+    if typed:
+        checked = [as_typed(game) for game in checked]
 
     def insert_all():
         made = {know_person(person): person.name for person in people}
-        games = [_insert_game(facts) for facts in checked]
+        games = [_insert_game(facts, typed) for facts in checked]
         made.pop(None, None)
         if made:  # shown as the backup showed them, not by the spelling of the last game restored
             db.session.execute(update(Person), [{"id": person, "name": name} for person, name in made.items()])
@@ -163,14 +174,15 @@ def know_person(person):
     return owner if made else None
 
 
-def _insert_game(checked):
-    """Store a ``CheckedGame``: the game through the ORM, its rows as one multi-row insert a table."""
+def _insert_game(checked, typed=False):
+    """Store a ``CheckedGame``: the game through the ORM, its rows as one multi-row insert a table; ``typed``
+    names are refused when too alike a person of the club they are not (``people_of``)."""
     facts = checked.facts
     game = Game(name=facts.name, target=facts.target, first_dealer=facts.first_dealer,
                 last_hand_key=len(facts.hands), played_on=facts.played_on or today(), **variant_columns(facts.variant))
     db.session.add(game)
     db.session.flush()
-    people = people_of(facts.names)
+    people = people_of(facts.names, typed=typed)
     db.session.execute(insert(Player), [
         {"game_id": game.id, "seat": seat, "name": name, "person_id": person}
         for seat, (name, person) in enumerate(zip(facts.names, people))])

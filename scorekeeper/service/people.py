@@ -14,13 +14,13 @@ from ..db.models import (
     db,
 )
 from . import figures
-from .errors import Conflict, PeopleRefused
+from .errors import Conflict, PeopleRefused, SamePerson
+from .names import SAME, cleaned, compare, refuse_repeats, too_alike
 from .names import key as name_key
-from .names import refuse_repeats
 from .writing import hold_games, inserted, update_one, writing
 
 
-def people_of(names):
+def people_of(names, typed=False):
     """The person of each of a new game's (or a joiner's) names, creating the people not known yet.
 
     A typed spelling finds its person and renames nobody: a person is shown
@@ -29,10 +29,17 @@ def people_of(names):
     so a merge that moves one of them away meanwhile makes this write a
     ``Conflict`` rather than seat a player on a person merged away. Raises
     ``SamePerson`` when two names are the spellings of one person.
+
+    ``typed`` names (a new game, a join, an import; not a restore) that no key finds are compared with the
+    club's people (``names.compare``): one who is the same person, shown by a name kept before names were
+    ``cleaned`` ("Nur  Aisyah"), is theirs; one too alike someone else ("Kіm", Cyrillic і, beside Kim) is
+    refused as ``SamePerson``, naming that person as the club shows them.
     """
     keys = [name_key(name) for name in names]
     known = dict(db.session.execute(
         select(PersonName.key, PersonName.person_id).where(PersonName.key.in_(set(keys)))).all())
+    if typed and not known.keys() >= set(keys):
+        known.update(_club_likenesses([(key, name) for key, name in zip(keys, names) if key not in known]))
     _claim_people([(person, None, None) for person in set(known.values())])
     new = {key: name for key, name in zip(keys, names) if key not in known}
     if new:
@@ -44,15 +51,36 @@ def people_of(names):
     return linked
 
 
+def _club_likenesses(unknown):
+    """For each ``(key, name)`` no key finds, the club's person who is the same (their spelling added), if
+    any; ``SamePerson`` for a name too alike a person it is not. The club's people compared as shown."""
+    people = db.session.execute(select(Person.id, Person.name).where(Person.merged_into_id.is_(None))).all()
+    found = {}
+    for key, name in unknown:
+        if key in found:
+            continue
+        for person, shown in people:
+            likeness = compare(name, shown)
+            if likeness == SAME:
+                found[key] = person
+                db.session.add(PersonName(key=key, person_id=person))
+                break
+            if likeness is not None:
+                raise SamePerson(name, shown)
+    db.session.flush()
+    return found
+
+
 def rename_person(person, name, device=None):
     """Show ``person`` as ``name`` from now on; the name also finds them when typed in a new game.
 
-    Games keep the names they were played under. Refused with
-    ``PeopleRefused("name_taken")`` when the name is another person's; a
+    Games keep the names they were played under; ``name`` is kept ``cleaned``. Refused with
+    ``PeopleRefused("name_taken")`` when the name is another person's, or too alike the name another
+    person is shown by (``names.too_alike``: Cyrillic "Kіm" beside Kim), naming them as shown; a
     ``Conflict`` when another device merged ``person`` away meanwhile.
     ``device`` is the name of the secretary's device, kept on the club's trail.
     """
-    name = name.strip()
+    name = cleaned(name)
     key = name_key(name)
     if name == person.name:
         return person
@@ -62,6 +90,10 @@ def rename_person(person, name, device=None):
         owner = db.session.execute(select(PersonName.person_id).where(PersonName.key == key)).scalar()
         if owner is not None and owner != person_id:
             raise PeopleRefused("name_taken", name=name)
+        if owner is None:
+            alike = _looked_like(name, person_id)
+            if alike is not None:
+                raise PeopleRefused("name_taken", name=alike)
         update_one(update(Person).where(Person.id == person_id).values(name=name))
         if owner is None:
             db.session.add(PersonName(key=key, person_id=person_id))
@@ -161,6 +193,13 @@ def undo_rename(change, device=None):
         db.session.add(PersonChange(action="undo", person_id=person_id, undoes_id=change_id, device=device,
                                     facts=json.dumps({"released": released})))
     return change
+
+
+def _looked_like(name, person_id):
+    """The name of the first other person of the club, as shown, too alike ``name`` (``names.too_alike``)."""
+    others = db.session.execute(select(Person.name).where(
+        Person.id != person_id, Person.merged_into_id.is_(None))).scalars()
+    return next((shown for shown in others if too_alike(name, shown)), None)
 
 
 def person_change_refusal(change, entries):

@@ -10,7 +10,7 @@ from ..db.models import (
 from .entries import Action, trail_game
 from .errors import HandUnderWay, NameTaken
 from .games import seat_change_columns
-from .names import refuse_repeats, seated_already
+from .names import cleaned, refuse_repeats, seated_already
 from .people import people_of
 from .writing import refusals_of, writing
 
@@ -49,12 +49,14 @@ def seat_player(game, name, at, start, based_on):
     """A player joins before the next hand, at place ``at`` of the seating as it stands, with ``start`` points (R1).
 
     ``start`` is a total or a ``rules.StartRule``; raises ``NameTaken`` for
-    a name already in the game and ``rules.SeatingRefused`` for a table the
-    rules cannot seat.
+    a name already in the game, or too alike one (naming the player as the game has them),
+    ``SamePerson`` for a name too alike a person of the club it is not, and ``rules.SeatingRefused``
+    for a table the rules cannot seat. ``name`` is kept ``cleaned``.
     """
-    name = name.strip()
-    if seated_already(name, game.names) is not None:  # "ana" or Cyrillic "Аna" beside "Ana"
-        raise NameTaken(name)
+    name = cleaned(name)
+    seated_name = seated_already(name, game.names)  # "ana" or Cyrillic "Аna" beside "Ana"
+    if seated_name is not None:
+        raise NameTaken(seated_name)
     if isinstance(start, (rules.StartRule, str)):
         with refusals_of(game):
             start = rules.starting_total(game.scoreboard(), start)
@@ -115,7 +117,7 @@ def seated(game, change, name, row_id=None):
     out the highest id freed again).
     """
     if isinstance(change, rules.Join):
-        person = people_of([name])[0]
+        person = people_of([name], typed=row_id is None)[0]  # an undo seats a name the game had
         refuse_repeats([*game.names, name], [*(player.person_id for player in game.players), person])
         game.players.append(Player(seat=change.player, name=name, person_id=person))
     row = SeatChange(id=row_id, **seat_change_columns(change))

@@ -413,8 +413,9 @@ def name_problem(reason):
 def player_name_errors(seated):
     """What is wrong with each trimmed name of a table, by seat: empty, refused, or another player's.
 
-    A repeat is the same person's name at a table (``name_rules.table_key``): "Ana", "Ａｎａ" and Cyrillic "Аna"
-    are one person.
+    A repeat is a name too alike an earlier one to sit beside it (``name_rules.compare``): "Ana", "Ａｎａ" and
+    Cyrillic "Аna" are one person, "Arnie" and "Amie" two. The refusal names the earlier seat's player as
+    written there.
     """
     repeats = name_rules.repeats([name if not name_rules.problem(name) else "" for name in seated])
     errors = {}
@@ -425,7 +426,7 @@ def player_name_errors(seated):
             errors[seat] = name_problem(reason)
         elif seat in repeats:
             errors[seat] = _("%(name)s is already at the table (seat %(seat)d); give each player a different name.",
-                             name=name, seat=repeats[seat] + 1)
+                             name=seated[repeats[seat]], seat=repeats[seat] + 1)
     return errors
 
 

@@ -71,9 +71,12 @@ def new_game():
     except rules.BadTarget as error:
         form.target.errors = [describe(error)]
         return _new_game_page(form), INVALID
-    except service.SamePerson as error:
-        seat = form.names.index(error.name)
-        form.players.entries[seat].errors = [describe(error)]
+    except service.SamePerson as error:  # named as the service keeps names (``name_rules.cleaned``)
+        seat = next((seat for seat, name in enumerate(form.names) if name_rules.cleaned(name) == error.name), None)
+        if seat is None:
+            form.players.errors = [describe(error)]
+        else:
+            form.players.entries[seat].errors = [describe(error)]
         return _new_game_page(form), INVALID
     except service.Conflict:
         form.players.errors = [_("Another game with one of these players was started at the same moment, "
