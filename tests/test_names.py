@@ -355,3 +355,15 @@ def test_an_import_refuses_a_look_alike_at_its_table_and_of_the_club(app, client
     assert "ΒΟ is already at the table (seat 2)" in text_of(responses[0])
     assert "ΒΟ and BO are one person" in text_of(responses[1])
     assert len(shown_people(app)) == 6
+
+
+def test_a_season_csv_refuses_a_column_too_alike_an_earlier_one_beside_arnie_and_amie(client):
+    header = "game,date,target,hand,Arnie,Amie,Kim,Dee,Eli,K\u0456m,Gus"
+    season = f"{header}\r\nWeek 1,2026-09-04,100,1,5,4M,4,4,3M,6,\r\n"
+
+    response = client.post("/games/import", content_type="multipart/form-data", data={
+        "csrf_token": hidden_fields(client, "/games/import")["csrf_token"],
+        "document": (io.BytesIO(season.encode()), "season.csv")})
+
+    assert response.status_code == 400
+    assert "“K\u0456m” and “Kim” are one player's name written twice" in text_of(response)
