@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 
 from .test_drafts import other_device
 from .test_game_flow import EIGHT, enter_hand, start_game
+from .test_table_live import SERIOUS, axe_violations
 from .test_undo_flow import flashed, record
 
 SPREAD = {0: (10, 0), 2: (6, 1), 4: (6, 0), 7: (4, 1)}
@@ -46,6 +47,10 @@ def test_a_blind_second_save_never_puts_back_what_the_other_phone_corrected(
     expect(caio.locator("th")).to_have_text("Caio")
     expect(caio).not_to_have_class("differs")
     assert phone_b.evaluate(NO_SIDEWAYS_SCROLL)
+    for scheme in ("light", "dark"):  # the contest's own colours and table pass the axe scan in both schemes
+        phone_b.emulate_media(color_scheme=scheme)
+        assert not [v["id"] for v in axe_violations(phone_b, scheme) if v["impact"] in SERIOUS], scheme
+    phone_b.emulate_media(color_scheme="light")
     phone_b.screenshot(path=str(screenshot.folder / "phone-two-scorers-contest.png"), full_page=True)
 
     with phone_b.expect_response(lambda response: response.request.method == "POST") as blind:
