@@ -34,7 +34,7 @@ def test_a_new_game_with_bad_names_and_a_target_of_0_lists_both_at_once(app, cli
     assert response.status_code == 400
     assert error_summary(response) == [
         ("seat-1", "Enter a name for seat 2, or remove the seat."),
-        ("seat-3", "ana is already at the table (seat 1); give each player a different name."),
+        ("seat-3", "Ana is already at the table (seat 1); give each player a different name."),  # as seat 1 has it
         ("target", BAD_TARGET),
     ]
     assert field_errors(response, "seat-1") == ["Enter a name for seat 2, or remove the seat."]
