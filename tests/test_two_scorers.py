@@ -281,6 +281,18 @@ def test_a_trick_entered_meanwhile_is_shown_beside_the_cards_typed_and_a_blind_r
     assert tricks_of(app) == [FIRST_TRICK]
 
 
+def test_a_trick_posted_as_trick_0_is_no_race_and_no_500(app, client):
+    game_id = create_game(client, NINE)
+    url = f"/games/{game_id}/play"
+    page = client.get(url).get_data(as_text=True)
+    typed = trick_form(page[page.index('class="trick-form"') - 200:], FIRST_TRICK)
+
+    posted = client.post(url, data={**typed, "number": "0"})  # no trick 0 is ever entered (hostile input)
+
+    assert posted.status_code < 500
+    assert tricks_of(app) in ([], [FIRST_TRICK])
+
+
 def test_put_my_trick_over_theirs_replaces_it_with_entries_that_undo_back_to_theirs(app, client):
     game_id, url, phone_b, typed, refused = race_a_trick(app, client)
     page = refused.get_data(as_text=True)

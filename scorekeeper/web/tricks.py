@@ -299,7 +299,7 @@ def _entered_meanwhile(board, play, form):
     """Whether ``form`` was typed for a trick of the open hand that is entered already (by another device,
     or by a second tap)."""
     posted, hand = whole_number(form.number.data), whole_number(form.hand.data)
-    return (posted is not None and posted < play.trick_number and form.based_on() is not None
+    return (posted is not None and 1 <= posted < play.trick_number and form.based_on() is not None
             and hand in (None, board.next_hand.number))
 
 
