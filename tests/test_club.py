@@ -125,13 +125,14 @@ def test_undoing_a_rename_shows_the_old_name_and_frees_the_spelling_it_gave(app,
     create_game(client, ["Robert", "Zoe", "Yan", "Xu", "Wes", "Val"], name="Later")
     page = text_of(secretary.get("/club"))
 
-    assert blocked.status_code == 400 and "renamed again since. Undo that rename first." in text_of(blocked)
+    assert blocked.status_code == 400
+    assert "A later change stands in the way: undo “Robert renamed Bobby.” (" in text_of(blocked)
     assert guest.status_code == 403
     assert [response.status_code for response in undone] == [302, 302]
     names = [name for _id, name, _into in people_rows(app)]
     assert "Bo" in names and "Bobby" not in names
     assert names.count("Robert") == 1 and person_id(app, "Robert") != bo  # the freed name is someone new
-    assert page.count("Rename undone: shown as Bo again.") == 2
+    assert "Rename undone: shown as Robert again." in page and "Rename undone: shown as Bo again." in page
     again = post_form(secretary, "/club/undo", "/club", {"change": str(first)})
     assert again.status_code == 400 and "That change was undone already." in text_of(again)
 
@@ -350,7 +351,23 @@ def test_a_game_dated_on_the_day_it_was_played_moves_in_the_season_and_each_game
     assert [response.status_code for response in undone] == [302, 302]
     assert [player["games"] for player in client.get(in_november).get_json()["players"]] == [1] * 6  # the 6th
     assert len(client.get("/stats.json").get_json()["players"]) == 6  # and counted again
-    assert "Imported late dated 2026-11-06 (it was" in page
+    assert "Imported late dated Nov 6, 2026 (it was" in page
     assert "Imported late counted in the season again." in page
     assert [action for _id, action in game_entries(app)] == ["date", "date", "void", "count", "date"]
     assert post_form(secretary, "/club/games/undo", "/club", {"change": str(first_date)}).status_code == 400
+
+
+def test_the_clubs_trail_writes_a_dated_games_days_as_the_readers_language_does_and_links_the_game(app, client):
+    game_id = create_game(client, SIX, name="Imported late")
+    secretary = make_secretary(app, app.test_client())
+    post_form(secretary, "/club/date", "/club", {"game": str(game_id), "day": "2026-11-06"})
+    post_form(secretary, "/club/void", "/club", {"game": str(game_id), "reason": "Imported twice"})
+
+    english = secretary.get("/club", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    portuguese = text_of(secretary.get("/club", headers={"Accept-Language": "pt"}))
+    norwegian = text_of(secretary.get("/club", headers={"Accept-Language": "nb"}))
+
+    assert f'<a href="/games/{game_id}">Imported late dated Nov 6, 2026 (it was ' in english
+    assert f'<a href="/games/{game_id}">Imported late left out of the season: Imported twice</a>' in english
+    assert "2026-11-06" not in portuguese and "6 de nov. de 2026" in portuguese
+    assert "2026-11-06" not in norwegian and "6. nov. 2026" in norwegian

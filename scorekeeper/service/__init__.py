@@ -65,7 +65,16 @@ from .games import (  # noqa: F401
 )
 from .hands import correct_hand, record_hand, remove_hand  # noqa: F401
 from .kept import KeptGame, kept_game  # noqa: F401
-from .people import merge_people, person_change_refusal, rename_person, undo_change, undo_merge, undo_rename  # noqa: F401
+from .people import (  # noqa: F401
+    makes_merge,
+    merge_people,
+    person_change_blocker,
+    person_change_refusal,
+    rename_person,
+    undo_change,
+    undo_merge,
+    undo_rename,
+)
 from .restoring import (  # noqa: F401
     BackupGame,
     BackupPerson,

@@ -39,16 +39,17 @@ class PeopleRefused(Exception):
     Reasons: "name_taken" (the name is another person's), "same" (a person
     merged with themselves), "merged" (someone already merged away),
     "played_together" (both sat in game ``game``: they are two people),
-    "undone" (an entry undone already), "later_merge" (merged away since:
-    undo that first), "later_rename" (renamed again since: undo that first),
-    "not_undoable" (an undo).
+    "undone" (an entry undone already), "later_change" (a later entry of the
+    club's trail stands in the way: ``later``, if known; undo that first),
+    "not_undoable" (an entry kept from before it could be undone).
     """
 
-    def __init__(self, reason, name=None, game=None):
+    def __init__(self, reason, name=None, game=None, later=None):
         super().__init__(f"refused: {reason}")
         self.reason = reason
         self.name = name
         self.game = game
+        self.later = later
 
 
 class HandUnderWay(rules.RuleError):

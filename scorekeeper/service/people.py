@@ -1,4 +1,4 @@
-"""The club's people: linking a game's players to people, renaming and merging them, undoing a merge."""
+"""The club's people: linking a game's players to people, renaming and merging them, and undoing any of it."""
 
 import json
 import weakref
@@ -14,7 +14,7 @@ from ..db.models import (
     db,
 )
 from . import figures
-from .errors import Conflict, PeopleRefused, SamePerson
+from .errors import PeopleRefused, SamePerson
 from .names import SAME, cleaned, compare, refuse_repeats, too_alike
 from .names import key as name_key
 from .writing import hold_games, inserted, update_one, writing
@@ -77,14 +77,20 @@ def rename_person(person, name, device=None):
     Games keep the names they were played under; ``name`` is kept ``cleaned``. Refused with
     ``PeopleRefused("name_taken")`` when the name is another person's, or too alike the name another
     person is shown by (``names.too_alike``: Cyrillic "Kіm" beside Kim), naming them as shown; a
-    ``Conflict`` when another device merged ``person`` away meanwhile.
+    ``Conflict`` when another device merged ``person`` away, or renamed them, meanwhile.
     ``device`` is the name of the secretary's device, kept on the club's trail.
     """
     name = cleaned(name)
-    key = name_key(name)
     if name == person.name:
         return person
-    person_id, before = person.id, person.name
+    _rename(person.id, person.name, name, device)
+    return person
+
+
+def _rename(person_id, before, name, device, undoes_id=None):
+    """Show ``person_id``, shown as ``before`` (else ``Conflict``), as ``name``, and write the entry: a rename,
+    or the undo ``undoes_id`` that makes a rename again (its facts a rename's, so that it is undone as one)."""
+    key = name_key(name)
     with writing():
         _claim_people([(person_id, None, None)])
         owner = db.session.execute(select(PersonName.person_id).where(PersonName.key == key)).scalar()
@@ -94,13 +100,12 @@ def rename_person(person, name, device=None):
             alike = _looked_like(name, person_id)
             if alike is not None:
                 raise PeopleRefused("name_taken", name=alike)
-        update_one(update(Person).where(Person.id == person_id).values(name=name))
+        update_one(update(Person).where(Person.id == person_id, Person.name == before).values(name=name))
         if owner is None:
             db.session.add(PersonName(key=key, person_id=person_id))
         facts = {"before": before, "after": name, "spelling_added": owner is None}
-        db.session.add(PersonChange(action="rename", person_id=person_id, device=device,
-                                    facts=json.dumps(facts, ensure_ascii=False)))
-    return person
+        db.session.add(PersonChange(action="undo" if undoes_id else "rename", person_id=person_id, device=device,
+                                    undoes_id=undoes_id, facts=json.dumps(facts, ensure_ascii=False)))
 
 
 def merge_people(person, other, device=None):
@@ -115,7 +120,13 @@ def merge_people(person, other, device=None):
         raise PeopleRefused("same", name=other.name)
     if person.merged_into_id is not None or other.merged_into_id is not None:
         raise PeopleRefused("merged", name=other.name if other.merged_into_id else person.name)
-    person_id, other_id, other_name, name = person.id, other.id, other.name, person.name
+    _merge(person.id, other.id, other.name, device)
+    return other
+
+
+def _merge(person_id, other_id, other_name, device, undoes_id=None):
+    """Merge ``other_id`` into ``person_id`` and write the entry: a merge, or the undo ``undoes_id`` that
+    makes a merge again (its facts a merge's: every player and spelling of the other moved)."""
     with writing():
         _claim_people([(person_id, None, None), (other_id, None, person_id)])  # both must still be unmerged
         both = select(Player.game_id).where(Player.person_id == person_id).intersect(
@@ -128,10 +139,11 @@ def merge_people(person, other, device=None):
         spellings = _moved(PersonName, PersonName.key, PersonName.person_id == other_id, person_id)
         latest = db.session.execute(select(func.max(Player.id))).scalar()
         figures.refigure_people([person_id, other_id])
+        name = db.session.execute(select(Person.name).where(Person.id == person_id)).scalar_one()
         facts = {"players": players, "names": spellings, "latest_player": latest, "name": name}
-        db.session.add(PersonChange(action="merge", person_id=person_id, other_id=other_id, device=device,
+        db.session.add(PersonChange(action="undo" if undoes_id else "merge", person_id=person_id,
+                                    other_id=other_id, device=device, undoes_id=undoes_id,
                                     facts=json.dumps(facts, ensure_ascii=False)))
-    return other
 
 
 def undo_merge(change, device=None):
@@ -140,10 +152,14 @@ def undo_merge(change, device=None):
 
     Both people are claimed inside the transaction: the one who remained must
     still be unmerged, the other still merged into them (else ``Conflict``).
+    ``change`` may be a merge or an undo that made one again (see ``undo_change``).
     """
-    refusal = person_change_refusal(change, _people_trail())
-    if refusal is not None:
-        raise PeopleRefused(refusal)
+    _refuse_undoing(change)
+    _take_back_merge(change, device)
+    return change
+
+
+def _take_back_merge(change, device):
     facts = json.loads(change.facts)
     spellings = set(facts["names"])
     change_id, survivor_id, merged_id = change.id, change.person_id, change.other_id
@@ -166,23 +182,25 @@ def undo_merge(change, device=None):
             update_one(update(Person).where(Person.id == survivor_id).values(name=facts["name"]))
         db.session.add(PersonChange(action="undo", person_id=survivor_id, other_id=merged_id, device=device,
                                     undoes_id=change_id, facts=json.dumps({"players": players})))
-    return change
 
 
 def undo_rename(change, device=None):
     """Undo a rename: the person is shown by the name they had, and the spelling the rename brought is
-    released (a new game typed with it finds nobody), unless a game was typed with it since."""
-    refusal = person_change_refusal(change, _people_trail())
-    if refusal is not None:
-        raise PeopleRefused(refusal)
+    released (a new game typed with it finds nobody), unless a game was typed with it since.
+    ``change`` may be a rename or an undo that made one again (see ``undo_change``)."""
+    _refuse_undoing(change)
+    _take_back_rename(change, device)
+    return change
+
+
+def _take_back_rename(change, device):
     facts = json.loads(change.facts)
     change_id, person_id = change.id, change.person_id
     with writing():
         _claim_people([(person_id, None, None)])
-        shown = db.session.execute(select(Person.name).where(Person.id == person_id)).scalar_one()
-        if shown != facts["after"]:
-            raise Conflict()  # renamed again meanwhile
-        update_one(update(Person).where(Person.id == person_id).values(name=facts["before"]))
+        # Renamed again meanwhile: ``Conflict``.
+        update_one(update(Person).where(Person.id == person_id, Person.name == facts["after"])
+                   .values(name=facts["before"]))
         spelling = name_key(facts["after"])
         typed = any(name_key(name) == spelling for name in db.session.execute(
             select(Player.name).where(Player.person_id == person_id)).scalars())
@@ -191,8 +209,8 @@ def undo_rename(change, device=None):
             db.session.execute(delete(PersonName).where(PersonName.key == spelling,
                                                         PersonName.person_id == person_id))
         db.session.add(PersonChange(action="undo", person_id=person_id, undoes_id=change_id, device=device,
-                                    facts=json.dumps({"released": released})))
-    return change
+                                    facts=json.dumps({"released": released, "before": facts["after"],
+                                                      "after": facts["before"]}, ensure_ascii=False)))
 
 
 def _looked_like(name, person_id):
@@ -202,34 +220,100 @@ def _looked_like(name, person_id):
     return next((shown for shown in others if too_alike(name, shown)), None)
 
 
+def chain(change, entries=None):
+    """The first entry of ``change``'s chain of undos among ``entries`` (or a dict of them by id; the
+    database's by default), and how many undos lie between: 0, ``change`` is that origin (a rename or a
+    merge); odd, its undos took the origin's change back; even, they made it again (an undo of an undo),
+    exactly as it was."""
+    if entries is None:
+        def find(entry_id):
+            return db.session.get(PersonChange, entry_id)
+    else:
+        by_id = entries if isinstance(entries, dict) else {entry.id: entry for entry in entries}
+        find = by_id.get
+    origin, depth = change, 0
+    while origin.action == "undo" and (undone := find(origin.undoes_id)) is not None:
+        origin, depth = undone, depth + 1
+    return origin, depth
+
+
+def makes_merge(change, entries=None):
+    """Whether the entry ``change`` merged its ``other_id`` into its ``person_id``: a merge, or an undo that
+    made one again."""
+    origin, depth = chain(change, entries)
+    return origin.action == "merge" and depth % 2 == 0
+
+
 def person_change_refusal(change, entries):
     """Why the trail entry ``change`` cannot be undone now (None if it can), among all ``entries`` of the trail.
 
-    A merge or a rename can be undone, once: a merge while neither person was
-    merged away since, a rename while no later rename of the person stands.
+    The club's trail is the game's: every entry can be undone, an undo included (which makes its change
+    again), while it is not undone already and nothing later stands in its way: no other chain of undos
+    (a rename or a merge and the undos of it, of its undo, ...) touching one of its people (a rename's
+    person; a merge's two) left a change standing since, that is, holds an odd number of entries later
+    than ``change`` (an undo taking back a change made after ``change`` clears the way). Undo that later
+    one first: ``person_change_blocker`` names it.
     """
-    if change.action not in ("merge", "rename"):
-        return "not_undoable"
+    return _refusal(change, entries)[0]
+
+
+def person_change_blocker(change, entries):
+    """The newest later entry that stands in the way of undoing ``change`` (None if none does)."""
+    return _refusal(change, entries)[1]
+
+
+def _refusal(change, entries):
+    by_id = {entry.id: entry for entry in entries}
+    origin, _depth = chain(change, by_id)
+    if origin.action not in ("merge", "rename"):
+        return "not_undoable", None
     if any(entry.undoes_id == change.id for entry in entries):
-        return "undone"
-    undone = {entry.undoes_id for entry in entries if entry.action == "undo"}
-    standing = [entry for entry in entries if entry.id > change.id and entry.id not in undone]
-    if change.action == "rename":
-        if any(entry.action == "rename" and entry.person_id == change.person_id for entry in standing):
-            return "later_rename"
-        if any(entry.action == "merge" and entry.other_id == change.person_id for entry in standing):
-            return "later_merge"
-        return None
-    later = [entry for entry in standing
-             if entry.action == "merge" and entry.other_id in (change.person_id, change.other_id)]
-    return "later_merge" if later else None
+        return "undone", None
+    people = _touched(change)
+    later = {}  # each other chain's entries later than ``change``, by its origin's id
+    for entry in entries:
+        if entry.id > change.id and _touched(entry) & people:
+            later.setdefault(chain(entry, by_id)[0].id, []).append(entry)
+    standing = [max(chained, key=lambda entry: entry.id) for root, chained in later.items()
+                if root != origin.id and len(chained) % 2]
+    if standing:
+        return "later_change", max(standing, key=lambda entry: entry.id)
+    return None, None
+
+
+def _touched(entry):
+    """The people an entry of the club's trail changed (an undo's are its origin's, kept on it)."""
+    return {entry.person_id, entry.other_id} - {None}
+
+
+def _refuse_undoing(change, entries=None):
+    refusal, later = _refusal(change, _people_trail() if entries is None else entries)
+    if refusal is not None:
+        raise PeopleRefused(refusal, later=later)
 
 
 def undo_change(change, device=None):
-    """Undo an entry of the club's trail of people, whichever it is (see ``person_change_refusal`` for when)."""
-    if change.action == "rename":
-        return undo_rename(change, device)
-    return undo_merge(change, device)
+    """Undo an entry of the club's trail of people, whichever it is (see ``person_change_refusal`` for when):
+    a rename or a merge is taken back; an undo's undo makes the change again, exactly as it was (the same
+    name; the same two people merged, every player of the one merged away moved as the merge moved them),
+    itself an entry that can be undone in turn."""
+    entries = _people_trail()
+    _refuse_undoing(change, entries)
+    origin, depth = chain(change, entries)
+    if depth % 2 == 0:  # the entry made the origin's change: take it back
+        if origin.action == "rename":
+            _take_back_rename(change, device)
+        else:
+            _take_back_merge(change, device)
+        return change
+    made = db.session.get(PersonChange, change.undoes_id)  # the entry whose change ``change`` took back
+    if origin.action == "rename":
+        facts = json.loads(made.facts)
+        _rename(change.person_id, facts["before"], facts["after"], device, undoes_id=change.id)
+    else:
+        merged = db.session.get(Person, change.other_id)
+        _merge(change.person_id, change.other_id, merged.name, device, undoes_id=change.id)
+    return change
 
 
 def _people_trail():

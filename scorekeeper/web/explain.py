@@ -9,15 +9,17 @@ once. The service layer's own refusals (``service.Conflict``,
 """
 
 import json
+from datetime import date
 
 from .. import rules, service
-from ..db.models import NAME_LENGTH
+from ..db.models import NAME_LENGTH, Game, Person, PersonChange, db
 from ..service import names as name_rules
 from .i18n import (
     _,
     alternatives,
     card_examples,
     datetime_short,
+    day,
     hearts_count,
     marias_count,
     names_list,
@@ -352,10 +354,9 @@ def _people_refused(error, _names):
                  name=error.name, game=error.game.name)
     if error.reason == "undone":
         return _("That change was undone already.")
-    if error.reason == "later_merge":
-        return _("One of them was merged into someone else since. Undo that merge first.")
-    if error.reason == "later_rename":
-        return _("This player was renamed again since. Undo that rename first.")
+    if error.reason == "later_change" and error.later is not None:
+        return _("A later change stands in the way: undo “%(later)s” (%(time)s) first.",
+                 later=trail_entry_words(error.later), time=datetime_short(error.later.at))
     if error.reason == "later_change":
         return _("The game was changed again since. Undo that change first.")
     return _("Only a rename or a merge can be undone.")
@@ -570,24 +571,38 @@ def game_changed_meanwhile():
 
 def club_entry(entry, name, other_name):
     """One sentence for an entry of the club's trail (``PersonChange``): ``name`` is its person's name now,
-    ``other_name`` the other person's (a merge's)."""
+    ``other_name`` the other person's (a merge's). An undo says whether it took its change back or made it
+    again (an undo of an undo), which its facts tell: a change made again keeps the facts of one."""
+    facts = json.loads(entry.facts)
     if entry.action == "rename":
-        facts = json.loads(entry.facts)
         return _("%(before)s renamed %(after)s.", before=facts["before"], after=facts["after"])
     if entry.action == "merge":
         return _("%(merged)s merged into %(name)s.", merged=other_name, name=name)
+    if other_name is None and "spelling_added" in facts:
+        return _("Rename made again: %(before)s renamed %(after)s.", before=facts["before"], after=facts["after"])
     if other_name is None:
-        return _("Rename undone: shown as %(name)s again.", name=name)
+        return _("Rename undone: shown as %(name)s again.", name=facts.get("after", name))
+    if "names" in facts:
+        return _("Merge made again: %(merged)s merged into %(name)s.", merged=other_name, name=name)
     return _("Merge undone: %(merged)s is a person of their own again, apart from %(name)s.",
              merged=other_name, name=name)
 
 
 def game_entry(entry, game_name):
-    """One sentence for an entry of the club's trail of games (``GameChange``)."""
+    """One sentence for an entry of the club's trail of games (``GameChange``), its days as the reader's
+    language writes them."""
     if entry.action == "void":
         return _("%(game)s left out of the season: %(reason)s", game=game_name, reason=entry.reason)
     if entry.action == "count":
         return _("%(game)s counted in the season again.", game=game_name)
     facts = json.loads(entry.facts)
-    return _("%(game)s dated %(after)s (it was %(before)s).", game=game_name, after=facts["after"],
-             before=facts["before"])
+    return _("%(game)s dated %(after)s (it was %(before)s).", game=game_name,
+             after=day(date.fromisoformat(facts["after"])), before=day(date.fromisoformat(facts["before"])))
+
+
+def trail_entry_words(entry):
+    """One sentence for any entry of the club's trail, its people's and game's names read as shown now."""
+    if isinstance(entry, PersonChange):
+        other = None if entry.other_id is None else db.session.get(Person, entry.other_id).name
+        return club_entry(entry, db.session.get(Person, entry.person_id).name, other)
+    return game_entry(entry, db.session.get(Game, entry.game_id).name)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import select
+from sqlalchemy.orm import aliased
 
 from .. import service
 from ..db.models import (
@@ -152,10 +153,10 @@ def undo_merge(person_id):
     shown = _live_person_or_404(person_id)
     form = UndoMergeForm(request.form)
     change = chosen(PersonChange, form.change) if form.validate() else None
-    if change is None or change.person_id != shown.id or change.action != "merge":
+    if change is None or change.person_id != shown.id or not service.makes_merge(change):
         return _person_page(shown, problem=form.csrf_error or _("Choose the merge to undo.")), INVALID
     try:
-        service.undo_merge(change, device_name())
+        service.undo_change(change, device_name())
     except service.PeopleRefused as error:
         return _person_page(shown, problem=describe(error)), INVALID
     except service.Conflict:
@@ -200,15 +201,7 @@ def _person_page(shown, rename_form=None, merge_form=None, problem=None):
     others = db.session.execute(
         select(Person.id, Person.name).where(Person.merged_into_id.is_(None), Person.id != shown.id)
     ).all() if secretary else ()
-    merges = db.session.execute(
-        select(PersonChange, Person.name).join(Person, Person.id == PersonChange.other_id)
-        .where(PersonChange.action.in_(("merge", "undo")),
-               (PersonChange.person_id == shown.id) | (PersonChange.other_id == shown.id))
-        .order_by(PersonChange.id.desc())
-    ).all()
-    entries = [entry for entry, _name in merges]
-    merged_here = [(entry, name, service.person_change_refusal(entry, entries) is None)
-                   for entry, name in merges if entry.action == "merge" and entry.person_id == shown.id]
+    merged_here = _merged_here(shown)
     return render_template(
         "people/person.html", person=shown, record=record, problem=problem, games=games, page=page, older=older,
         rename_form=rename_form or RenameForm(data={"name": shown.name}), merge_form=merge_form or MergeForm(),
@@ -218,6 +211,23 @@ def _person_page(shown, rename_form=None, merge_form=None, problem=None):
         chart=recent_chart(games[:RECENT_GAMES_CHARTED][::-1] if page == 1 else ()),
         rating_chart=rating_chart([game for game in reversed(games) if game.rating is not None]),
         figure_text=figure_text)
+
+
+def _merged_here(shown):
+    """The merges into ``shown`` that stand, each as ``(entry, merged name, undoable)``: the entry that made
+    it last (the merge, or an undo that made it again), newest first. Whether it can be undone is read
+    from every entry of the club's trail about ``shown`` and the people merged into them, in one statement."""
+    people = select(Person.id).where((Person.id == shown.id) | (Person.merged_into_id == shown.id))
+    other = aliased(Person)
+    rows = db.session.execute(
+        select(PersonChange, other.name).outerjoin(other, other.id == PersonChange.other_id)
+        .where(PersonChange.person_id.in_(people) | PersonChange.other_id.in_(people))
+        .order_by(PersonChange.id.desc())).all()
+    entries = [entry for entry, _name in rows]
+    undone = {entry.undoes_id for entry in entries if entry.action == "undo"}
+    return [(entry, name, service.person_change_refusal(entry, entries) is None) for entry, name in rows
+            if entry.id not in undone and entry.person_id == shown.id and entry.other_id is not None
+            and service.makes_merge(entry, entries)]
 
 
 def _page_asked():
