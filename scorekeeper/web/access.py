@@ -15,10 +15,12 @@ new key (``club-link --new``) ends every pass made from the old one.
 
 import hashlib
 import hmac
+from dataclasses import dataclass
 
-from flask import abort, current_app, g, session
+from flask import abort, current_app, g, make_response, render_template, session
 
 from .. import service
+from .i18n import _
 
 SESSION_KEYS = "scorer_keys"  # the name from when the session held the keys themselves
 KEPT_GAMES = 40  # passes of the newest games only: the session cookie stays well under a browser's 4 KB
@@ -112,10 +114,42 @@ def device_name():
     return name if isinstance(name, str) and name else None
 
 
+CLUB_LINK_COMMAND = "flask --app scorekeeper club-link"
+
+
+@dataclass(frozen=True)
+class SecretaryOnly:
+    """What the 403 page tells a device that is no secretary: paragraphs, then the command that prints the link."""
+
+    paragraphs: tuple[str, ...]
+    command: str
+
+
+def secretary_powers():
+    """The secretary's powers, whole, in one sentence: for a guest's notes and a refused request alike."""
+    return _("Only the club's secretary can rename, merge and unmerge people, leave games out of the season "
+             "and count them again, date games, and undo any of these, from a device that opened the club's "
+             "secretary link.")
+
+
+def secretary_only():
+    """Why a request only a secretary may make was refused, and how to get the secretary's link: a device that
+    held a pass made from an earlier key is told so."""
+    paragraphs = [_("On the machine that serves the scorekeeper, this command prints the club's secretary "
+                    "link; open it on this device:")]
+    if isinstance(session.get(SECRETARY_PASS), str):
+        paragraphs.insert(0, _("This device opened a secretary link before, but the club has a new one since "
+                               "(club-link --new ends every earlier link and pass)."))
+    return SecretaryOnly(tuple(paragraphs), CLUB_LINK_COMMAND)
+
+
 def require_secretary():
-    """Refuse the request (403) unless this device is a secretary of the club."""
+    """Refuse the request (403) unless this device is a secretary of the club: a page that says so and how
+    the link is obtained, never the scorer's words."""
     if not is_secretary():
-        abort(403)
+        page = render_template("pages/error.html", code=403, message=secretary_powers(), scorer_help=None,
+                               secretary_help=secretary_only())
+        abort(make_response(page, 403))
 
 
 def require_scorer(game):

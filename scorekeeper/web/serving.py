@@ -587,12 +587,13 @@ def scorer_link_command(game_id, port):
 @with_appcontext
 @needs_database
 def club_link_command(new_key, port):
-    """Print the club's secretary link: a device that opens it may rename and merge players."""
+    """Print the club's secretary link: a device that opens it may change the club's records."""
     key = service.new_secretary_key() if new_key else service.secretary_key()
     if new_key:
         click.echo("A new secretary key is made: the earlier link and every device's pass no longer work.")
-    print_links(port, "Anyone who opens this link can rename players and merge two names of one player:",
-                f"club/secretary/{key}")
+    print_links(port, "Anyone who opens this link becomes a secretary of the club: they can rename, merge and "
+                "unmerge people, leave games out of the season and count them again, date games, and undo any "
+                "of these:", f"club/secretary/{key}")
 
 
 @click.command("refigure")
