@@ -1,10 +1,13 @@
 """The season's table (issue 24, item 7): every column's first tap sorts it best first, a win rate, and a best
 and worst game judged by place and margin rather than by total."""
 
+import csv
 import html
+import io
 import re
 
 import pytest
+from babel.numbers import get_decimal_symbol
 
 from scorekeeper.web.season import Finish
 
@@ -97,3 +100,41 @@ def test_best_and_worst_games_order_by_place_then_margin_then_the_most_recent():
     assert min([Finish(1, 6, 0, 1), Finish(1, 8, 3, 2), Finish(2, 6, -1, 3)], key=Finish.best_key).game_id == 2
     assert min([Finish(1, 6, 0, 1), Finish(1, 6, 0, 4)], key=Finish.best_key).game_id == 4
     assert min([Finish(1, 6, 0, 1), Finish(5, 6, -9, 2), Finish(6, 11, -2, 3)], key=Finish.worst_key).game_id == 2
+
+
+@pytest.mark.parametrize("language", ["pt", "es", "nb"])
+def test_the_semicolon_csv_is_read_back_by_a_comma_decimal_reader_as_the_seasons_figures(season, language):
+    mark = get_decimal_symbol(language)
+    stats = {player["name"]: player for player in season.get("/stats.json").get_json()["players"]}
+
+    def read(separator, decimal_mark):  # as a spreadsheet of that decimal mark reads each cell
+        sheet = season.get(f"/players.csv?sep={separator}").get_data(as_text=True).lstrip("\ufeff")
+        headings, *lines = csv.reader(io.StringIO(sheet), delimiter=";" if separator == "semicolon" else ",")
+        return {line[0]: {heading: number(cell, decimal_mark) for heading, cell in zip(headings, line)}
+                for line in lines}
+
+    def number(cell, decimal_mark):
+        other = "." if decimal_mark == "," else ","
+        if not re.fullmatch(r"-?\d+([.,]\d+)?", cell):
+            return cell  # a name, a game ("1/6 +5"), or empty
+        assert other not in cell, cell  # a decimal point would be text, or a date, to this reader
+        return float(cell.replace(decimal_mark, ".")) if decimal_mark in cell else int(cell)
+
+    semicolon, comma = read("semicolon", mark), read("comma", ".")
+
+    assert mark == ","
+    assert semicolon == comma  # figure for figure, as a decimal-point reader reads the comma CSV
+    assert semicolon.keys() == stats.keys()
+    for name, cells in semicolon.items():
+        assert cells["Games"] == stats[name]["games"] and cells["Points"] == stats[name]["points"]
+        assert cells["Win rate"] == ("" if stats[name]["win_rate"] is None else pytest.approx(stats[name]["win_rate"],
+                                                                                               abs=5e-5))
+    assert any(isinstance(cells["Points a hand"], float) for cells in semicolon.values())
+
+
+def test_the_comma_and_tab_csvs_keep_the_decimal_point(season):
+    comma = season.get("/players.csv").get_data(as_text=True)
+    tab = season.get("/players.csv?sep=tab").get_data(as_text=True)
+
+    assert re.search(r",\d+\.\d,", comma) and re.search(r"\t\d+\.\d\t", tab)
+    assert not re.search(r"\t\d+,\d", tab)

@@ -3,6 +3,7 @@ the separator asked for, and cells that no spreadsheet runs as a formula."""
 
 import csv
 import io
+from decimal import Decimal
 
 from flask import Response, request
 
@@ -14,6 +15,9 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # The CSV's ``sep`` parameter: a comma unless asked, whatever the page's language, so that one link
 # always gives the same file. A spreadsheet set to a comma decimal mark (pt, es, nb) reads semicolons.
 SEPARATORS = {"comma": ",", "semicolon": ";", "tab": "\t", ",": ",", ";": ";", "\t": "\t"}
+# Each separator's decimal mark: semicolons are for spreadsheets that write a decimal comma ("22,5",
+# "0,2857"); a comma or a tab keeps the decimal point ("22.5").
+DECIMAL_MARKS = {",": ".", ";": ",", "\t": "."}
 
 
 def asked_separator():
@@ -33,11 +37,25 @@ def spreadsheet_response(rows, separator, filename):
 
 
 def csv_text(rows, separator):
-    """``rows`` as CSV text with a byte order mark; numbers as they are, text safe from formula injection."""
+    """``rows`` as CSV text with a byte order mark; numbers with the separator's decimal mark
+    (``DECIMAL_MARKS``), text safe from formula injection."""
+    mark = DECIMAL_MARKS[separator]
     written = io.StringIO()
     writer = csv.writer(written, delimiter=separator)
-    writer.writerows([inert(cell) for cell in row] for row in rows)
+    writer.writerows([decimal_text(cell, mark) if is_fraction(cell) else inert(cell) for cell in row]
+                     for row in rows)
     return BYTE_ORDER_MARK + written.getvalue()
+
+
+def is_fraction(cell):
+    """Whether a cell is a number that may hold a decimal mark (a whole number never does)."""
+    return isinstance(cell, (float, Decimal))
+
+
+def decimal_text(value, mark):
+    """A number written with the decimal ``mark``, in plain digits (never an exponent: 0.0001, not 1E-4)."""
+    text = format(value, "f") if isinstance(value, Decimal) else repr(value)
+    return text.replace(".", mark)
 
 
 def inert(cell):
