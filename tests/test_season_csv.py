@@ -7,6 +7,7 @@ import json
 import pathlib
 import random
 import re
+from datetime import date, timedelta
 
 import pytest
 
@@ -290,7 +291,9 @@ GOOD = f"Week 1,2026-09-04,100,1,{SPREAD},,"
      "“Week 1” has 5 players (the players with a cell on this line), but Cancellation Hearts needs 6 to 11 (R1)."),
     (season(f"Week 1,2026-02-30,100,1,{SPREAD},,"), 2, "The date “2026-02-30” is not one the scorekeeper reads"),
     (season(f"Week 1,04/09/2026,100,1,{SPREAD},,"), 2, "write the day the game was played as year-month-day"),
-    (season(f"Week 1,1899-12-31,100,1,{SPREAD},,"), 2, "from 1900-01-01 to today"),
+    (season(f"Week 1,1899-12-31,100,1,{SPREAD},,"), 2, "from 1900-01-01 to "),
+    ("sep=|\r\n" + season(GOOD), 1, "The first line, “sep=|”, names a separator the scorekeeper does not read"),
+    ("sep=\r\n" + season(GOOD), 1, "write sep=, or sep=; or sep= and a tab, or leave the line out."),
     (season(f"Week 1,,100,1,{SPREAD},,"), 2, "Write the day the game was played in the date column of its first"),
     (season(GOOD, f"Week 1,2026-09-05,100,2,{SPREAD},,"), 3,
      "The date “2026-09-05” is not the one on the game's first line, 2: a game is played on one day."),
@@ -522,3 +525,24 @@ def test_a_season_whose_names_are_one_person_here_is_refused_and_stores_nothing(
     assert response.status_code == 400
     assert "Robert and Bob are one person" in text_of(response)
     assert rows(app) == before
+
+
+@pytest.mark.parametrize(("separator", "named"), [(",", "sep=,"), (";", "sep=;"), ("\t", "sep=\t"), (";", "SEP=;")])
+def test_a_first_line_naming_the_separator_as_spreadsheets_write_it_is_read_and_no_row(client, separator, named):
+    text = named + "\r\n" + season(GOOD, f"Week 1,2026-09-04,100,2,{SPREAD},,").replace(",", separator)
+
+    response = upload(client, ("season.csv", text))
+
+    assert response.status_code == 302, problem(response)
+    assert [len(game["hands"]) for game in imported_games(client)] == [2]
+
+
+def test_a_season_game_may_be_dated_tomorrow_and_the_refusal_of_a_later_day_says_so(app, client):
+    tomorrow, later = date.today() + timedelta(days=1), date.today() + timedelta(days=2)
+
+    refused = upload(client, ("later.csv", season(f"Week 1,{later.isoformat()},100,1,{SPREAD},,")))
+    accepted = upload(client, ("tomorrow.csv", season(f"Week 1,{tomorrow.isoformat()},100,1,{SPREAD},,")))
+
+    assert refused.status_code == 400
+    assert f"from 1900-01-01 to {tomorrow.isoformat()}, tomorrow, as a clock may be a day behind" in problem(refused)
+    assert accepted.status_code == 302, problem(accepted)

@@ -11,6 +11,7 @@ Black Marias taken (R14, R15), and points cannot be turned back into them.
 import csv
 import io
 import re
+from datetime import date, timedelta
 
 from .. import rules, service
 from ..db.models import GAME_NAME_LENGTH, LARGEST_TARGET
@@ -103,10 +104,31 @@ def _text(content):
 def _rows(text):
     """The file's lines as (number of the line it starts on, its cells trimmed), blank lines left out.
 
-    The separator is the one the first line uses most: comma, semicolon or tab.
+    The separator is the one a first line such as ``sep=;`` names (as spreadsheets write it; that line is
+    no row), else the one the first line uses most: comma, semicolon or tab.
     """
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    separator = max(SEPARATORS, key=first.count)
+    lines = text.splitlines()
+    number, first = next(((number, line) for number, line in enumerate(lines, 1) if line.strip()), (1, ""))
+    named = _named_separator(number, first)
+    separator = named or max(SEPARATORS, key=first.count)
+    rows = _read_rows(text, separator)
+    return rows[1:] if named else rows
+
+
+def _named_separator(number, first):
+    """The separator a first line ``sep=X`` names (None for a first line of another kind); refused when X is
+    no separator the file can have."""
+    if not first.lower().startswith("sep="):
+        return None
+    named = first[len("sep="):].strip(" \r\n")
+    if named not in SEPARATORS:
+        raise LineRefused(number, _(
+            "The first line, “%(line)s”, names a separator the scorekeeper does not read: write sep=, or sep=; "
+            "or sep= and a tab, or leave the line out.", line=quoted(first.strip())))
+    return named
+
+
+def _read_rows(text, separator):
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator, strict=True)
     rows = []
     while True:
@@ -308,8 +330,9 @@ def _played_on(line, text):
     if day is None or not days.game_day_allowed(day):
         raise LineRefused(line, _(
             "The date “%(date)s” is not one the scorekeeper reads: write the day the game was played as "
-            "year-month-day, like 2026-12-01, from %(first)s to today (in a spreadsheet, format the date column "
-            "as text or as yyyy-mm-dd).", date=quoted(text), first=days.EARLIEST_GAME_DAY.isoformat()))
+            "year-month-day, like 2026-12-01, from %(first)s to %(last)s, tomorrow, as a clock may be a day "
+            "behind (in a spreadsheet, format the date column as text or as yyyy-mm-dd).", date=quoted(text),
+            first=days.EARLIEST_GAME_DAY.isoformat(), last=(date.today() + timedelta(days=1)).isoformat()))
     return day
 
 
