@@ -19,15 +19,18 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    and_,
     bindparam,
     cast,
     event,
     exists,
+    false,
     func,
     select,
     true,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship, selectinload
 from sqlalchemy.pool import QueuePool
 
@@ -157,12 +160,27 @@ class Game(db.Model, Scored):
     # Left out of the season by the club's secretary (when, and why): it counts nowhere, and stays shown.
     voided_at: Mapped[datetime | None] = mapped_column()
     void_reason: Mapped[str | None] = mapped_column(String(VOID_REASON_LENGTH))
+    # Imported by a device without the secretary's pass: stored, shown, and counted nowhere until the club's
+    # secretary counts it (``counts_in_season``). ``import_id`` names the import that brought it, if one did.
+    waiting: Mapped[bool] = mapped_column(default=False, server_default=false())
+    import_id: Mapped[int | None] = mapped_column(ForeignKey("game_import.id"), index=True)
     players: Mapped[list["Player"]] = relationship(
         order_by="Player.seat", cascade="all, delete-orphan", back_populates="game"
     )
     hands: Mapped[list["Hand"]] = relationship(
         order_by="Hand.number", cascade="all, delete-orphan", back_populates="game"
     )
+
+    @hybrid_property
+    def counted(self):
+        """Whether the season counts this game (``counts_in_season``); as a condition on ``Game``, the same."""
+        return counts_in_season(self)
+
+    @counted.inplace.expression
+    @classmethod
+    def _counted_condition(cls):
+        return and_(cls.voided_at.is_(None), cls.waiting.is_(False))
+
     trick_logs: Mapped[list["TrickLog"]] = relationship(cascade="all, delete-orphan", back_populates="game")
     changes: Mapped[list["Change"]] = relationship(
         order_by="Change.id.desc()", cascade="all, delete-orphan", back_populates="game"
@@ -199,6 +217,24 @@ class Game(db.Model, Scored):
 
 
 HOUSE_RULE_COLUMNS = tuple(getattr(Game, name) for name in HOUSE_RULES)
+
+
+def counts_in_season(game):
+    """Whether the season counts ``game`` (a ``Game``, a ``ShownGame`` or a row with ``voided_at`` and
+    ``waiting``): not left out of it, and not an import waiting for the club's secretary. The one rule, as
+    ``COUNTED`` says it to the database."""
+    return game.voided_at is None and not game.waiting
+
+
+COUNTED = Game.counted  # the games the season counts, as a condition: every figure, rating and quick pick reads it
+
+
+class GameImport(db.Model):
+    """One import: the games brought in at once (documents, a season kept on paper), which the club's
+    secretary can find together, and leave out together."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    made_at: Mapped[datetime] = mapped_column(default=utcnow)
 Index("ix_game_played_on_id", Game.played_on, Game.id)  # the season in the order it was played
 
 
@@ -347,14 +383,18 @@ class PersonFigures(FigureColumns, RatingColumns, db.Model):
 class GameChange(db.Model):
     """One entry of the club's trail of games: a game left out of the season ("void", with its reason),
     counted again ("count", keeping the reason it had), or its date changed ("date", ``facts`` holding the
-    days before and after), with the name of the secretary's device."""
+    days before and after); a waiting import counted ("accept") or made to wait again ("wait"); the games
+    of one import left out at once ("void_import", with its reason, ``facts`` listing the games it left out,
+    ``game_id`` the first of them) or counted again ("count_import", the same); with the name of the
+    secretary's device."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
     at: Mapped[datetime] = mapped_column(default=utcnow)
-    action: Mapped[str] = mapped_column(String(16))  # "void", "count", "date"
+    action: Mapped[str] = mapped_column(String(16))  # "void", "count", "date", "accept", "wait", "void_import"...
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     reason: Mapped[str | None] = mapped_column(String(VOID_REASON_LENGTH))
-    facts: Mapped[str | None] = mapped_column(Text)  # JSON: a date change's "before" and "after" days
+    facts: Mapped[str | None] = mapped_column(Text)  # JSON: a date change's "before" and "after" days, an
+    # import's "games"
     device: Mapped[str | None] = mapped_column(String(DEVICE_NAME_LENGTH))
 
 
@@ -654,6 +694,8 @@ class ShownGame(Scored):
     playing_trick_by_trick: bool
     voided_at: datetime | None
     void_reason: str | None
+    waiting: bool
+    played_on: date
     moon_points: int
     moon_choice: str
     passing: str
@@ -687,7 +729,8 @@ def uncollected(row):
 
 
 _SHOWN_GAME_COLUMNS = ("id", "name", "target", "first_dealer", "revision", "scorer_key", "created_at", "last_hand_key",
-                       "playing_trick_by_trick", "voided_at", "void_reason", *HOUSE_RULES)
+                       "playing_trick_by_trick", "voided_at", "void_reason", "waiting", "played_on",
+                       *HOUSE_RULES)
 
 
 def read_shown_game(game_id):

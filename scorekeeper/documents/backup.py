@@ -80,6 +80,7 @@ def _stored(game):
     return {
         "id": game.id, "scorer_key": game.scorer_key, "created_at": _time(game.created_at), "revision": game.revision,
         "voided_at": _time(game.voided_at), "void_reason": game.void_reason, "last_hand_key": game.last_hand_key,
+        "waiting": game.waiting, "import": game.import_id,
         "players": [{"id": player.id, "person": player.person_id} for player in game.players],
         "seat_changes": [change.id for change in game.seat_changes],
         "hands": [{"key": hand.key, "recorded_at": _time(hand.recorded_at),
@@ -337,6 +338,10 @@ def _read_stored(stored, checked, people, seen):
     if (voided_at is None) != (reason is None) or (reason is not None and not _text(reason, VOID_REASON_LENGTH)):
         raise DocumentError(f"\"stored\": a game left out of the season has \"voided_at\" and \"void_reason\" (1 to "
                             f"{VOID_REASON_LENGTH} characters); one that counts has neither.")
+    waiting, batch = stored.get("waiting", False), stored.get("import")
+    if not isinstance(waiting, bool) or not _id(batch, none=True):
+        raise DocumentError("\"stored\": \"waiting\" must be true (an import waiting for the club's secretary) "
+                            "or false, and \"import\" the number of the import that brought the game, or null.")
     players = _read_players(stored.get("players"), facts.names, people, seen)
     seat_changes = stored.get("seat_changes")
     if (not isinstance(seat_changes, list) or len(seat_changes) != len(facts.seat_changes)
@@ -348,7 +353,7 @@ def _read_stored(stored, checked, people, seen):
     trail = _read_trail(stored.get("trail"), checked, last_key, seen)
     seen.games.add(game_id)
     return service.StoredGame(game_id, key, created_at, revision, voided_at, reason, last_key, hands, players,
-                              tuple(seat_changes), open_hand, trail)
+                              tuple(seat_changes), open_hand, trail, waiting, batch)
 
 
 def _read_players(entries, roster, people, seen):
@@ -581,7 +586,8 @@ _FACTS = {service.Subject.HAND: _hand_facts_problem, service.Subject.SEATS: _sea
 # --- The club's trail ----------------------------------------------------------------------------------
 
 _PEOPLE_ACTIONS = ("rename", "merge", "undo")
-_GAMES_ACTIONS = ("void", "count", "date")
+_GAMES_ACTIONS = ("void", "count", "date", "accept", "wait", "void_import", "count_import")
+_IMPORT_ACTIONS = ("void_import", "count_import")  # of several games: ``facts`` lists them
 
 
 def _read_people_trail(entries, people):
@@ -641,7 +647,8 @@ def _read_games_trail(entries, games):
     for number, entry in enumerate(entries, start=1):
         where = f"Entry {number} of the club's trail of games"
         if not isinstance(entry, dict) or not _id(entry.get("id")) or entry.get("action") not in _GAMES_ACTIONS:
-            raise DocumentError(f"{where} needs an \"id\" and an \"action\" (void, count or date).")
+            raise DocumentError(f"{where} needs an \"id\" and an \"action\" (void, count, date, accept, wait, "
+                                "void_import or count_import).")
         if read and entry["id"] <= read[-1].id:
             raise DocumentError(f"{where}: the entries must be listed oldest first, each id once.")
         if entry.get("game") not in games:
@@ -653,6 +660,17 @@ def _read_games_trail(entries, games):
             if reason is not None or None in days_given:
                 raise DocumentError(f"{where}: a date's entry has \"facts\" with the days \"before\" and \"after\", "
                                     "and no \"reason\".")
+        elif entry["action"] in _IMPORT_ACTIONS:
+            listed = facts.get("games") if isinstance(facts, dict) else None
+            if (not _text(reason, VOID_REASON_LENGTH) or not _ids(listed) or not listed
+                    or not all(game in games for game in listed) or entry["game"] != listed[0]):
+                raise DocumentError(f"{where}: an import's entry has its \"reason\" (1 to {VOID_REASON_LENGTH} "
+                                    "characters) and \"facts\" listing its games of the backup, the first its "
+                                    "\"game\".")
+        elif entry["action"] in ("accept", "wait"):
+            if facts is not None or reason is not None:
+                raise DocumentError(f"{where}: a waiting game counted, or made to wait again, has no \"reason\" "
+                                    "and no \"facts\".")
         elif facts is not None or not (_text(reason, VOID_REASON_LENGTH) or (
                 entry["action"] == "count" and reason is None)):
             raise DocumentError(f"{where}: a game left out has its \"reason\" (1 to {VOID_REASON_LENGTH} "

@@ -13,7 +13,7 @@ its revision, writes the rows and the trail, and commits: one transaction
 - ``tricks``: a hand played trick by trick (a trick or kitty put over another device's, as chosen);
 - ``trail``: the trail and its undo (entries written by ``entries``);
 - ``people``: the club's people (linking players, rename, merge, undo);
-- ``club``: the key of the club's secretary link; games left out of the season;
+- ``club``: the key of the club's secretary link; games left out of the season, waiting imports counted;
 - ``figures``: each game's figures (the games list's, each player's), kept for its revision;
 - ``kept``: each game as this process last derived it, for its revision.
 
@@ -33,14 +33,19 @@ only ``service/writing.py``.
 
 from . import figures, kept  # noqa: F401
 from .club import (  # noqa: F401
+    accept_game,
     change_game_date,
+    change_games,
     count_game_again,
     game_change_refusal,
+    import_games_of,
     new_secretary_key,
     secretary_key,
     touched,
+    touches,
     undo_game_change,
     void_game,
+    void_import,
 )
 from .entries import Action  # noqa: F401
 from .errors import (  # noqa: F401

@@ -26,6 +26,7 @@ from sqlalchemy import and_, bindparam, delete, exists, func, insert, null, sele
 
 from .. import rules
 from ..db.models import (
+    COUNTED,
     FIGURE_COLUMNS,
     HOUSE_RULE_COLUMNS,
     UNCOLLECTED_COLUMNS,
@@ -38,6 +39,7 @@ from ..db.models import (
     SeatChange,
     SeatFigures,
     Taking,
+    counts_in_season,
     db,
     hand_record,
     uncollected,
@@ -358,7 +360,8 @@ def _scored(game_ids):
     """Each of these games as ``{id: _Scored}``, read as plain rows in four statements and scored by the
     engine."""
     heads = db.session.execute(
-        select(Game.id, Game.revision, Game.voided_at, Game.target, Game.first_dealer, *HOUSE_RULE_COLUMNS)
+        select(Game.id, Game.revision, Game.voided_at, Game.waiting, Game.target, Game.first_dealer,
+               *HOUSE_RULE_COLUMNS)
         .where(Game.id.in_(game_ids))).all()
     names = {}
     for game_id, name in db.session.execute(
@@ -383,7 +386,7 @@ def _scored(game_ids):
         roster, made = names.get(head.id, []), seat_changes.get(head.id, [])
         board = rules.score_game(rules.starting_players(len(roster), made), head.first_dealer, head.target,
                                  records.get(head.id, []), variant_of_row(head), made)
-        scored[head.id] = _Scored(head.revision, board, roster, head.voided_at is None)
+        scored[head.id] = _Scored(head.revision, board, roster, counts_in_season(head))
     return scored
 
 
@@ -464,7 +467,7 @@ def _ratings_checked(games, seats, kept_people):
     if done < version:
         return []
     order = {game_id: index for index, game_id in enumerate(db.session.execute(
-        select(Game.id).where(Game.voided_at.is_(None)).order_by(Game.played_on, Game.id)).scalars())}
+        select(Game.id).where(COUNTED).order_by(Game.played_on, Game.id)).scalars())}
     results = []
     for game_id in sorted(order, key=order.get):
         table = [(seat, row["person_id"], row["place"]) for (game, seat), row in sorted(seats.items())

@@ -8,6 +8,7 @@ from sqlalchemy import insert, select, update
 from .. import rules
 from ..db.models import (
     Game,
+    GameImport,
     Hand,
     Person,
     PersonName,
@@ -21,6 +22,7 @@ from ..db.models import (
     hand_columns,
     taking_rows,
     today,
+    utcnow,
     variant_columns,
 )
 from . import figures
@@ -93,14 +95,22 @@ def import_game(game):
     with its hands and trick logs. Its names are typed ones: ``cleaned``, and none too alike a person of
     the club it is not (``people_of``)."""
     checked = as_typed(game if isinstance(game, CheckedGame) else check_game(game))
-    return written_twice_if_need_be(lambda: _insert_game(checked, typed=True))
+    return written_twice_if_need_be(lambda: _insert_game(checked, typed=True, batch=new_import()))
 
 
-def import_games(games):
+def import_games(games, waiting=False):
     """Create several games (``GameFacts``, checked here, or ``CheckedGame``) in one transaction: all of them
-    or none, as a history brought in at once (several documents, a season kept on paper). Returns them in order.
-    Their names are typed ones, as ``import_game``'s."""
-    return restore_backup(games, typed=True)
+    or none, as a history brought in at once (several documents, a season kept on paper), as one import
+    (``GameImport``). Returns them in order. Their names are typed ones, as ``import_game``'s.
+
+    ``waiting`` games (an import from a device without the club's secretary's pass) are stored and shown,
+    and count in no figure of the season until the secretary counts them (``club.accept_games``)."""
+    return restore_backup(games, typed=True, waiting=waiting)
+
+
+def new_import():
+    """A new ``GameImport``, inside the import's transaction: its id."""
+    return inserted(GameImport, [{"made_at": utcnow()}])[0]
 
 
 def as_typed(checked):
@@ -118,7 +128,7 @@ class KnownPerson:
     keys: tuple[str, ...]
 
 
-def restore_backup(games, people=(), typed=False):
+def restore_backup(games, people=(), typed=False, waiting=False):
     """Create several games in one transaction, all of them or none: imported documents, a season kept on
     paper, a benchmark's club (a backup is restored whole by ``restoring.restore_club``).
 
@@ -126,7 +136,8 @@ def restore_backup(games, people=(), typed=False):
     names find them: a person none of whose names is known here is created
     with all of them; names new here join the one person who has the others.
     Names that several people have here stay as they are (merge them by hand). ``games`` are
-    ``CheckedGame`` or ``GameFacts`` values (checked here); ``typed`` ones are imported (``import_games``).
+    ``CheckedGame`` or ``GameFacts`` values (checked here); ``typed`` ones are imported (``import_games``),
+    as one ``GameImport``, ``waiting`` or counted at once.
     """
     checked = [game if isinstance(game, CheckedGame) else check_game(game) for game in games]
     if typed:
@@ -134,7 +145,8 @@ def restore_backup(games, people=(), typed=False):
 
     def insert_all():
         made = {know_person(person): person.name for person in people}
-        games = [_insert_game(facts, typed) for facts in checked]
+        batch = new_import() if typed else None
+        games = [_insert_game(facts, typed, batch, waiting) for facts in checked]
         made.pop(None, None)
         if made:  # shown as the backup showed them, not by the spelling of the last game restored
             db.session.execute(update(Person), [{"id": person, "name": name} for person, name in made.items()])
@@ -174,19 +186,21 @@ def know_person(person):
     return owner if made else None
 
 
-def _insert_game(checked, typed=False):
+def _insert_game(checked, typed=False, batch=None, waiting=False):
     """Store a ``CheckedGame``: the game through the ORM, its rows as one multi-row insert a table; ``typed``
-    names are refused when too alike a person of the club they are not (``people_of``)."""
+    names are refused when too alike a person of the club they are not (``people_of``). ``batch`` is the
+    ``GameImport`` that brings it, ``waiting`` whether it waits for the secretary."""
     facts = checked.facts
-    game = Game(name=facts.name, target=facts.target, first_dealer=facts.first_dealer,
-                last_hand_key=len(facts.hands), played_on=facts.played_on or today(), **variant_columns(facts.variant))
+    game = Game(name=facts.name, target=facts.target, first_dealer=facts.first_dealer, import_id=batch,
+                waiting=waiting, last_hand_key=len(facts.hands), played_on=facts.played_on or today(),
+                **variant_columns(facts.variant))
     db.session.add(game)
     db.session.flush()
     people = people_of(facts.names, typed=typed)
     db.session.execute(insert(Player), [
         {"game_id": game.id, "seat": seat, "name": name, "person_id": person}
         for seat, (name, person) in enumerate(zip(facts.names, people))])
-    figures.keep(game.id, game.revision, checked.board, facts.names, True)
+    figures.keep(game.id, game.revision, checked.board, facts.names, not waiting)
     if facts.seat_changes:
         db.session.execute(insert(SeatChange), [
             {"game_id": game.id, **seat_change_columns(change)} for change in facts.seat_changes])

@@ -26,7 +26,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from openskill.models import PlackettLuce
 from sqlalchemy import and_, bindparam, select, update
 
-from ..db.models import Club, Game, GameFigures, PersonFigures, SeatFigures, db
+from ..db.models import COUNTED, Club, Game, GameFigures, PersonFigures, SeatFigures, db
 
 MODEL = PlackettLuce()  # openskill's default settings: mu 25, sigma 25/3, beta 25/6, tau 25/300
 CLUB = 1  # the one row of ``Club``
@@ -119,7 +119,7 @@ def _rate_again(version):
     from .errors import Conflict
     from .writing import writing  # writing keeps the figures of every write, ratings among them
 
-    now, after_game = rate_in_order(_results(Game.voided_at.is_(None)))
+    now, after_game = rate_in_order(_results(COUNTED))
     try:
         with writing():
             db.session.execute(update(SeatFigures).values(mu=None, sigma=None)
@@ -165,7 +165,7 @@ def rate_if_latest(game_id, table):
     this = select(Game.played_on, Game.id).where(Game.id == game_id).subquery()
     later = db.session.execute(
         select(Game.id).join(GameFigures, and_(GameFigures.game_id == Game.id, GameFigures.over))
-        .where(Game.voided_at.is_(None), Game.id != game_id,
+        .where(COUNTED, Game.id != game_id,
                (Game.played_on > this.c.played_on) | ((Game.played_on == this.c.played_on) & (Game.id > this.c.id)))
         .limit(1)).first()
     if later is not None:

@@ -29,6 +29,7 @@ from ..db.models import (
     PersonName,
     Player,
     SeatChange,
+    counts_in_season,
     db,
     today,
     variant_columns,
@@ -42,6 +43,7 @@ from .games import (
     insert_hands,
     insert_logs,
     know_person,
+    new_import,
     seat_change_columns,
     written_twice_if_need_be,
 )
@@ -107,6 +109,8 @@ class StoredGame:
     seat_changes: tuple[int, ...]
     open_hand: OpenHand | None
     trail: tuple[TrailEntry, ...]
+    waiting: bool = False  # an import waiting for the club's secretary: restored waiting
+    import_id: int | None = None  # the import that brought it, as the backup's database numbered them
 
 
 @dataclass(frozen=True)
@@ -222,6 +226,7 @@ class _Restoring:
         self.persons = {}  # a backup person's id -> the id of the person here (exact restores)
         self.players = {}  # a backup player's id -> the new id
         self.game_ids = {}  # a backup game's id -> the new id
+        self.imports = {}  # a backup import's number -> the new one
 
     def run(self):
         newest = db.session.execute(select(func.max(Person.id))).scalar() or 0  # the people made here come after
@@ -235,7 +240,7 @@ class _Restoring:
         rows = self._insert_games()
         self._insert_players(rows, exact)
         for game, row in zip(self.backup_games, rows):
-            figures.keep(row.id, row.revision, game.checked.board, game.checked.facts.names, row.voided_at is None)
+            figures.keep(row.id, row.revision, game.checked.board, game.checked.facts.names, counts_in_season(row))
         seat_changes = self._insert_seat_changes(rows)
         logs = self._insert_hands(rows)
         self._insert_trails(rows, seat_changes, logs)
@@ -273,6 +278,14 @@ class _Restoring:
 
     # --- Games ------------------------------------------------------------------------------------------
 
+    def _import_of(self, number):
+        """The import here of the backup's import ``number`` (made with its first game), or None."""
+        if number is None:
+            return None
+        if number not in self.imports:
+            self.imports[number] = new_import()
+        return self.imports[number]
+
     def _insert_games(self):
         """The games' own rows, oldest first (their new ids in the old ones' order: the season's order); a
         scorer key that a game here has already is replaced by a new one (``Game``'s default)."""
@@ -283,12 +296,13 @@ class _Restoring:
         for game in self.backup_games:
             facts, stored = game.checked.facts, game.stored
             row = Game(name=facts.name, target=facts.target, first_dealer=facts.first_dealer,
-                       played_on=facts.played_on or today(), last_hand_key=len(facts.hands),
+                       played_on=facts.played_on or today(), last_hand_key=len(facts.hands), waiting=False,
                        **variant_columns(facts.variant))
             if stored is not None:
                 row.created_at, row.revision, row.last_hand_key = stored.created_at, stored.revision, \
                     stored.last_hand_key
                 row.voided_at, row.void_reason = stored.voided_at, stored.void_reason
+                row.waiting, row.import_id = stored.waiting, self._import_of(stored.import_id)
                 if stored.scorer_key not in taken:
                     row.scorer_key = stored.scorer_key
                     taken.add(stored.scorer_key)
@@ -401,9 +415,16 @@ class _Restoring:
             db.session.execute(insert(GameChange), [
                 {"at": entry.at, "action": entry.action, "game_id": self.game_ids[entry.game],
                  "reason": entry.reason, "device": entry.device,
-                 "facts": None if entry.facts is None else json.dumps(entry.facts, ensure_ascii=False)}
+                 "facts": None if entry.facts is None else json.dumps(self._facts_here(entry.facts),
+                                                                      ensure_ascii=False)}
                 for entry in entries])
         return len(entries)
+
+    def _facts_here(self, facts):
+        """A games entry's ``facts`` with the games it lists (an import's) named by their ids here."""
+        if "games" not in facts:
+            return facts
+        return {**facts, "games": [self.game_ids[game] for game in facts["games"]]}
 
     def _insert_people_trail(self):
         """The club's trail of people, its people and players the new ones; how many entries."""

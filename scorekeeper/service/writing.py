@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
 from .. import rules
-from ..db.models import Game, Player, db
+from ..db.models import Game, Player, counts_in_season, db
 from . import figures as kept_figures
 from .errors import Conflict
 
@@ -35,7 +35,7 @@ def writing(game=None, based_on=None, creating=False, board=None, same_figures=F
     players' ``figures`` if the caller tallied them. A write that changes nothing derived
     (``same_figures``) moves the figures on; any other leaves them stale, for the hands to derive.
     ``game`` is a ``Game`` or a ``ShownGame``: anything with its ``id``, its roster's ``names`` and
-    ``voided_at`` (the players' people are read inside the transaction);
+    ``voided_at`` and ``waiting`` (the players' people are read inside the transaction);
     ``claiming`` other columns of the game's row that the claim sets with its revision (a new hand's key).
 
     Without a ``game`` (a new one, an import, a restore, a change to the
@@ -54,7 +54,7 @@ def writing(game=None, based_on=None, creating=False, board=None, same_figures=F
         yield
         db.session.flush()
         if game_id is not None and board is not None:
-            kept_figures.keep(game_id, based_on + 1, board, list(game.names), game.voided_at is None, figures)
+            kept_figures.keep(game_id, based_on + 1, board, list(game.names), counts_in_season(game), figures)
         elif game_id is not None and same_figures:
             kept_figures.move_on(game_id, based_on + 1)
         _commit(keep_what_was_written=creating)
@@ -73,6 +73,24 @@ def writing(game=None, based_on=None, creating=False, board=None, same_figures=F
         db.session.rollback()
         raise
     if game_id is not None:
+        for callback in _AFTER_COMMIT:
+            callback(game_id)
+
+
+@contextmanager
+def writing_games(games):
+    """Claim each of ``games`` (``Game`` rows, at the revision read), let the caller write to them what changes
+    nothing derived of them (the season's marks, their days), and commit, all or nothing: the secretary's
+    change to several games at once. Claimed in the order of their ids, so that two such changes queue."""
+    claimed = sorted((game.id, game.revision) for game in games)
+    with writing():
+        for game_id, revision in claimed:
+            claim(game_id, revision)
+        yield
+        db.session.flush()
+        for game_id, revision in claimed:
+            kept_figures.move_on(game_id, revision + 1)
+    for game_id, _revision in claimed:
         for callback in _AFTER_COMMIT:
             callback(game_id)
 

@@ -102,7 +102,7 @@ class Record:
 def counted(since=None, until=None):
     """The games a season counts: not left out of it, played from ``since`` to ``until`` (days, both
     included); as conditions on ``Game``."""
-    conditions = [Game.voided_at.is_(None)]
+    conditions = [Game.counted]
     if since is not None:
         conditions.append(Game.played_on >= since)
     if until is not None:
@@ -337,7 +337,7 @@ def chosen_sort(text):
 def quick_picks():
     """The people who played most recently, and the names of the latest tables (the usual table in one tap);
     games left out of the season are not looked at."""
-    counted = select(Game.id).where(Game.voided_at.is_(None))
+    counted = select(Game.id).where(Game.counted)
     latest = (select(Player.person_id, Player.game_id).where(Player.game_id.in_(counted))
               .order_by(Player.game_id.desc()).limit(QUICK_PICKS * 11).subquery())
     people = db.session.execute(
