@@ -621,6 +621,30 @@ class DateForm(BaseForm):
             raise ValidationError(_("Enter a day from %(first)s to today.", first=days.EARLIEST_GAME_DAY.isoformat()))
 
 
+class GameSeasonForm(BaseForm):
+    """A change to one game's place in the season, or to several games' (the club's secretary's): why they are
+    left out, the day they were played. Which field a change needs is the change's to say (``check``)."""
+
+    reason = StringField()
+    day = StringField()
+
+    def check(self, action):
+        """Whether the form is valid for ``action``: "void" and "discard" need a reason, "date" a day, every
+        change the form's token; each refusal is put beside its field."""
+        valid = self.validate()
+        field, check = {"void": (self.reason, VoidForm.validate_reason),
+                        "discard": (self.reason, VoidForm.validate_reason),
+                        "date": (self.day, DateForm.validate_day)}.get(action, (None, None))
+        if field is None:
+            return valid
+        try:
+            check(self, field)
+        except ValidationError as error:
+            field.errors = [*field.errors, str(error)]
+            return False
+        return valid
+
+
 class SeasonForm(Form):
     """The season's filters, read from the address: games played from ``since`` to
     ``until`` (both days included), people with at least ``min_games`` games."""

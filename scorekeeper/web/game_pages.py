@@ -1,14 +1,16 @@
-"""A game's pages as several blueprints render them: the table view (the scorer's and the read-only one),
-the table display, and the trail with its Undo buttons."""
+"""A game's pages as several blueprints render them: the table view (the scorer's, the read-only one, and
+the secretary's with the game's season controls), the table display, and the trail with its Undo buttons."""
 
-from flask import render_template
+from flask import Response, abort, render_template
 
 from .. import service
 from ..db.models import read_trail, record_of_facts
+from .access import holds_key
 from .chart import score_chart
 from .explain import trail_entry, trail_now, why_not_undoable
-from .forms import ConfirmForm
-from .rendered import kept_row, load_kept_game
+from .forms import ConfirmForm, GameSeasonForm
+from .rendered import game_revision, kept_row, load_kept_game
+from .responses import not_stored
 from .serving import reachable_by_others, shared_url, watch_url
 
 RECENT_HANDS = 10  # hands in the table view's history; all of them one tap away
@@ -16,13 +18,14 @@ RECENT_CHANGES = 5  # trail entries on the table view; the whole trail one tap a
 MOST_ROWS = 5000  # history rows kept rendered, about 1.5 KB each: some 8 MB at most
 
 
-def table_page(game_id, scorer):
-    """The table view of a game, with the scorer's controls or read-only; its HTML and CSRF token."""
+def table_page(game_id, scorer, season=None):
+    """The table view of a game, with the scorer's controls or read-only; its HTML and CSRF token.
+    ``season`` (a secretary's page, never kept) holds the game's season controls: their form and problem."""
     kept = load_kept_game(game_id)
     game, board = kept.game, kept.board
     trail = trail_page(game, board, readonly=not scorer, newest=RECENT_CHANGES)
     page = {"game": game, "board": board, "readonly": not scorer, "recent_hands": RECENT_HANDS,
-            "chart": score_chart(board, game.names), **history(board), **trail}
+            "chart": score_chart(board, game.names), "season": season, **history(board), **trail}
     if scorer and reachable_by_others():
         share = watch_url(game)
         page.update(
@@ -31,6 +34,18 @@ def table_page(game_id, scorer):
         )
     token = trail["undo_form"].csrf_token.current_token if trail["undo_form"] and trail["trail"] else None
     return render_template("games/table.html", **page), token
+
+
+def secretary_table(game_id, season_form=None, problem=None):
+    """The table view as a secretary's device sees it: the game's page with its season controls (leave it
+    out or count it again, count a waiting import, date it, take its scorer's pass), ``season_form`` as
+    typed and ``problem`` if a change was refused. Never kept: it holds forms for this device."""
+    row = game_revision(game_id)
+    if row is None:
+        abort(404)
+    season = {"form": season_form or GameSeasonForm(), "problem": problem}
+    html, _token = table_page(game_id, holds_key(game_id, row.scorer_key), season)
+    return not_stored(Response(html, mimetype="text/html"))
 
 
 def history(board):

@@ -15,10 +15,10 @@ from ..documents import season_csv
 from ..documents.game import DocumentError, dumps, export_game
 from ..documents.uploads import MOST_UPLOADED_GAMES, Upload, read_uploads
 from ..service import names as name_rules
-from .access import grant, is_scorer, matches
+from .access import grant, is_scorer, is_secretary, matches, require_secretary
 from .explain import describe
-from .forms import ImportForm, NewGameForm, whole_number
-from .game_pages import history, table_page
+from .forms import BaseForm, ImportForm, NewGameForm, whole_number
+from .game_pages import history, secretary_table, table_page
 from .i18n import _, ngettext
 from .rendered import game_page, load_kept_game
 from .responses import CONFLICT, INVALID, load_game
@@ -35,7 +35,7 @@ def index():
     thousand, and with games of two hands or two hundred (each game's figures are kept for its revision,
     service/figures.py). ``?before=ID`` starts the page after that game, in the same order."""
     before = whole_number(request.args.get("before"))
-    query = (db.select(Game.id, Game.name, Game.played_on, Game.voided_at)
+    query = (db.select(Game.id, Game.name, Game.played_on, Game.voided_at, Game.waiting)
              .order_by(Game.played_on.desc(), Game.id.desc()).limit(GAMES_A_PAGE + 1))
     if before is not None:
         after = db.select(Game.played_on).where(Game.id == before).scalar_subquery()
@@ -166,7 +166,22 @@ def table(game_id):
 
     The scorer's device sees the controls; everyone else sees the read-only view.
     """
+    if is_secretary():  # with the game's season controls: rendered for this device, never kept
+        return secretary_table(game_id)
     return game_page(game_id, lambda scorer: table_page(game_id, scorer))
+
+
+@bp.post("/games/<int:game_id>/scorer-pass")
+def take_scorer_pass(game_id):
+    """A secretary's device takes the scorer's pass of any game, to correct it (a secretary only)."""
+    require_secretary()
+    game = db.get_or_404(Game, game_id)
+    form = BaseForm(request.form)  # its CSRF token only
+    if not form.validate():
+        return secretary_table(game_id, problem=form.csrf_error), INVALID
+    grant(game)
+    flash(_("This device can now record and correct hands of %(name)s.", name=game.name), "success")
+    return redirect(url_for("games.table", game_id=game.id))
 
 
 @bp.get("/games/<int:game_id>/hands")
@@ -211,8 +226,9 @@ def import_game():
     form = ImportForm(CombinedMultiDict((request.files, request.form)))
     form.problem = None
     if form.validate():
+        waiting = not is_secretary()  # a guest's import waits for the secretary; the secretary's counts at once
         try:
-            games = service.import_games(read_uploads(_uploads(form.document.data)))
+            games = service.import_games(read_uploads(_uploads(form.document.data)), waiting=waiting)
         except DocumentError as error:
             form.problem = str(error)
         except (service.Conflict, service.SamePerson) as error:
@@ -220,6 +236,11 @@ def import_game():
         else:
             for game in games:
                 grant(game)
+            if waiting:
+                flash(ngettext("It waits for the club's secretary to count it in the season: until then it counts "
+                               "in no figure of the season.",
+                               "They wait for the club's secretary to count them in the season: until then they "
+                               "count in no figure of the season.", len(games)), "warning")
             if len(games) == 1:
                 flash(_("Game imported: %(name)s.", name=games[0].name), "success")
                 return redirect(url_for("games.table", game_id=games[0].id))
