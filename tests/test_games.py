@@ -96,7 +96,7 @@ def test_blank_game_name_defaults_to_the_date(client):
 @pytest.mark.parametrize(("names", "message"), [
     (["Ana", "Bo", "", "Dee", "Eli", "Fay"], "Enter a name for seat 3, or remove the seat."),
     (["Ana", "Bo", "   ", "Dee", "Eli", "Fay"], "Enter a name for seat 3, or remove the seat."),
-    (["Ana", "Bo", "ana", "Dee", "Eli", "Fay"], "ana is already at the table (seat 1)"),
+    (["Ana", "Bo", "ana", "Dee", "Eli", "Fay"], "Ana is already at the table (seat 1)"),
     (["Ana", "Bo", "x" * 41, "Dee", "Eli", "Fay"], "Keep names to 40 characters."),
     (["Ana", "Bo", "Caio", "Dee", "Eli"], "Enter a name for seat 6, or remove the seat."),
     (ELEVEN + ["Lu"], "Cancellation Hearts needs 6 to 11 players (R1)."),
@@ -108,7 +108,7 @@ def test_blank_game_name_defaults_to_the_date(client):
     (["Ana", "Bo", "\u200e\u200f", "Dee", "Eli", "Fay"], INVISIBLE_CHARACTERS),  # bidi marks only
     (["Ana", "Bo", "\u0301\u0301", "Dee", "Eli", "Fay"], NOTHING_SHOWN),  # combining marks only
     (["Ana", "Bo", "\u3164", "Dee", "Eli", "Fay"], NOTHING_SHOWN),  # HANGUL FILLER
-    (["Ana", "Bo", CYRILLIC_ANA, "Dee", "Eli", "Fay"], f"{CYRILLIC_ANA} is already at the table (seat 1)"),
+    (["Ana", "Bo", CYRILLIC_ANA, "Dee", "Eli", "Fay"], "Ana is already at the table (seat 1)"),
 ])
 def test_bad_player_names_are_refused_with_a_message_and_nothing_typed_is_lost(app, client, names, message):
     fields = game_form(names, name="Keep me")
@@ -128,7 +128,7 @@ def test_bad_player_names_are_refused_with_a_message_and_nothing_typed_is_lost(a
 
 @pytest.mark.parametrize(("second", "message"), [
     ("Ana\u200b", INVISIBLE_CHARACTERS),
-    (CYRILLIC_ANA, f"{CYRILLIC_ANA} is already at the table (seat 1)"),
+    (CYRILLIC_ANA, "Ana is already at the table (seat 1)"),
 ])
 def test_a_second_ana_that_only_looks_like_ana_is_refused_beside_its_seat(app, client, second, message):
     names = ["Ana", "Bo", "Caio", second, "Eli", "Fay"]
