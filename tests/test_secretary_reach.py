@@ -61,6 +61,7 @@ def test_the_oldest_of_60_games_is_left_out_and_dated_from_its_own_page(app, cli
                                                                                "reason": "A practice game"})
     during = stats(client)
     nothing_differs(app)
+    twice = post(secretary, f"/games/{oldest}/season", f"/games/{oldest}", {"action": "void", "reason": "Again"})
     bad_day = post(secretary, f"/games/{oldest}/season", f"/games/{oldest}", {"action": "date", "day": "2026-13-40"})
     dated = post(secretary, f"/games/{oldest}/season", f"/games/{oldest}", {"action": "date", "day": "2026-06-04"})
     counted = post(secretary, f"/games/{oldest}/season", f"/games/{oldest}", {"action": "count"})
@@ -73,6 +74,8 @@ def test_the_oldest_of_60_games_is_left_out_and_dated_from_its_own_page(app, cli
     assert "A reason cannot hold line breaks or invisible characters." in text_of(refused)
     assert left_out.status_code == 302 and left_out.headers["Location"] == f"/games/{oldest}"
     assert during["Yuki"]["games"] == before["Yuki"]["games"] - 1
+    assert twice.status_code == 409 and "nothing was saved" in text_of(twice)  # another device was first
+    assert "Count it again" in text_of(twice)  # the game as it is now: left out already
     assert bad_day.status_code == 400 and 'value="2026-13-40"' in bad_day.get_data(as_text=True)
     assert dated.status_code == 302 and game_row(app, oldest).played_on == date(2026, 6, 4)
     assert counted.status_code == 302 and stats(client) == before
