@@ -32,3 +32,8 @@ def examples(count):
     """``count`` examples on the ``ci`` profile, ten times as many on ``thorough``, half on ``floors`` (half
     of any on a server database): for a test that names its own count (``@settings(max_examples=examples(300))``)."""
     return max(1, round(count * EXAMPLES_TIMES.get(settings.get_current_profile_name(), 1) * ON_A_SERVER))
+
+
+# The club's campaign (tests/test_club_campaign.py): runs of a club played through two server processes, 20
+# steps each, each step compared with a process that kept nothing; some 3.5 s a run on SQLite.
+CLUB_CAMPAIGN = 3

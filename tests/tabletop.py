@@ -15,6 +15,7 @@ import io
 import re
 import threading
 from dataclasses import dataclass
+from html.parser import HTMLParser
 
 from scorekeeper import rules, service
 
@@ -441,3 +442,54 @@ def field_errors(response, field_id):
     page = response.get_data(as_text=True)
     found = re.findall(rf'<(span|p) class="error" id="{re.escape(field_id)}-error">(.*?)</\1>', page, flags=re.S)
     return [html.unescape(re.sub(r"\s+", " ", message)).strip() for _tag, message in found]
+
+
+# --- Forms as a page offers them, and the passes a phone holds ------------------------------------------
+
+
+class _FormsOfAPage(HTMLParser):
+    """Each form of a page as (method, action or None, {hidden field: value}), in the page's order."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.forms = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "form":
+            self.forms.append(((attributes.get("method") or "get").lower(), attributes.get("action"), {}))
+        elif tag == "input" and attributes.get("type") == "hidden" and self.forms and attributes.get("name"):
+            self.forms[-1][2].setdefault(attributes["name"], attributes.get("value") or "")
+
+
+def page_forms(page):
+    """The forms of ``page`` (HTML text): (method, action or None for the page's own address, hidden fields)."""
+    parser = _FormsOfAPage()
+    parser.feed(page)
+    return parser.forms
+
+
+def offered_form(client, url, action=None):
+    """The hidden fields (CSRF token, revision, number and the rest) of the post form of the page at ``url``
+    that posts to ``action`` (``url`` itself by default), fetched with a Flask test client as a phone would;
+    AssertionError if the page offers no such form."""
+    response = client.get(url)
+    action = action or url.split("?", 1)[0]
+    for method, posted_to, fields in page_forms(response.get_data(as_text=True)):
+        if method == "post" and (posted_to or url.split("?", 1)[0]) == action:
+            return fields
+    raise AssertionError(f"{url} ({response.status_code}) offers no form posting to {action}")
+
+
+def make_scorer(app, client, game_id):
+    """Open game ``game_id``'s scorer link on ``client`` (and the table view it leads to, where its message
+    is shown once): it may record, correct and undo in that game."""
+    from scorekeeper.db.models import Game, db
+
+    with app.app_context():
+        key = db.session.get(Game, game_id).scorer_key
+        db.session.remove()
+    response = client.get(f"/games/{game_id}/scorer/{key}")
+    assert response.status_code == 302, response.status_code
+    client.get(response.headers["Location"])
+    return client
