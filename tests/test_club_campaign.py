@@ -435,8 +435,8 @@ class ClubOfTwoProcesses(RuleBasedStateMachine):
         table = self.chosen_game(rng, lambda table: not table.voided)
         if table is None:
             return
-        self.post(via, "/club", {"game": str(table.id), "reason": "a practice game"}, form="/club/void",
-                  kind="leave out")
+        self.post(via, f"/games/{table.id}", {"action": "void", "reason": "a practice game"},
+                  form=f"/games/{table.id}/season", kind="leave out")  # the season controls of its own page
 
     def count_again(self, via, rng):
         table = self.chosen_game(rng, lambda table: table.voided)
@@ -448,7 +448,8 @@ class ClubOfTwoProcesses(RuleBasedStateMachine):
         table = self.chosen_game(rng)
         day = date.today() - timedelta(rng.randint(1, 6))
         self.touched.add(f"/stats.json?since={(day - timedelta(rng.randint(0, 1))).isoformat()}")
-        self.post(via, "/club", {"game": str(table.id), "day": day.isoformat()}, form="/club/date", kind="date")
+        self.post(via, f"/games/{table.id}", {"action": "date", "day": day.isoformat()},
+                  form=f"/games/{table.id}/season", kind="date")
 
     def undo_a_club_change(self, via, rng):
         """Undo an entry the club's trail offers to undo (a rename, a merge, a game left out, counted again or

@@ -35,8 +35,9 @@ def become_secretary(key):
     if not matches(key, secretary_key):
         abort(404)
     grant_secretary(secretary_key)
-    flash(_("This device is now a secretary of the club: it can rename players and merge two names of one "
-            "player. Give it a name below, so the club's trail shows who made each change."), "success")
+    flash(_("This device is now a secretary of the club: it can rename, merge and unmerge people, leave games "
+            "out of the season and count them again, date games, and undo any of these. Give it a name below, so "
+            "the club's trail shows who made each change."), "success")
     return redirect(url_for("club.club"))
 
 

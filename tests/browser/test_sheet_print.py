@@ -44,7 +44,7 @@ def import_game(page, document):
     page.get_by_label("Game files (.json) or a season (.csv)").set_input_files(
         files=[{"name": "club.json", "mimeType": "application/json", "buffer": json.dumps(document).encode()}])
     page.get_by_role("button", name="Import the game").click()
-    expect(page.get_by_role("status")).to_contain_text("Game imported")
+    expect(page.locator(".flash.success")).to_contain_text("Game imported")
     return page.url
 
 

@@ -76,7 +76,7 @@ def test_a_refused_new_game_lists_every_name_problem_at_the_top_on_a_tablet(page
     summary = page.locator("#error-summary")
     expect(summary).to_be_focused()
     expect(summary.get_by_role("link")).not_to_have_count(0)
-    expect(summary).to_contain_text("ana is already at the table (seat 1)")
+    expect(summary).to_contain_text("Ana is already at the table (seat 1)")
     assert in_view(page, "#error-summary")
     expect(page.get_by_label("Seat 1", exact=True)).to_have_value("Ana")
     screenshot("tablet-new-game-refused-summary")
