@@ -236,11 +236,11 @@ def derived_figures(game_ids=None):
     them: written by the service's own ``figures.keep`` into the transaction, read, and rolled back."""
     from sqlalchemy import select
 
-    from scorekeeper.db.models import Game, db
+    from scorekeeper.db.models import Game, counts_in_season, db
 
     query = select(Game) if game_ids is None else select(Game).where(Game.id.in_(game_ids))
     for game in db.session.execute(query).scalars().all():
-        service.figures.keep(game.id, game.revision, game.scoreboard(), list(game.names), game.voided_at is None)
+        service.figures.keep(game.id, game.revision, game.scoreboard(), list(game.names), counts_in_season(game))
     derived = kept_figures(game_ids)
     db.session.rollback()
     return derived

@@ -8,7 +8,7 @@ import random
 import re
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from scorekeeper import create_app, service
 from scorekeeper.db.models import Change, Game, GameChange, Person, PersonChange, db
@@ -21,6 +21,7 @@ from .tabletop import (
     create_game,
     csrf_token,
     hidden_fields,
+    make_scorer,
     make_secretary,
     post_hand,
     random_game_document,
@@ -102,8 +103,9 @@ def imported_document():
 def fill_club(app):
     """A club written through every path once: games recorded, corrected, a hand removed and put back, house
     rules, a join, a leave and a join undone, tricks and the kitty and a trick taken back (the hand left
-    open), an import, a merge, a merge undone, a rename, a rename undone, games left out with their reasons,
-    one counted again, a game dated; from one device, a scorer of every game and the club's secretary."""
+    open), an import and a guest's that waits, a merge, a merge undone, a rename, a rename undone, games left
+    out with their reasons, one counted again, a game dated; from one device, a scorer of every game and the
+    club's secretary."""
     client = make_secretary(app, app.test_client())
     post(client, "/club/device", {"name": DEVICE}, form_url="/club")
 
@@ -136,6 +138,13 @@ def fill_club(app):
     upload = client.post("/games/import", data={"csrf_token": csrf_token(client, "/games/import"), "document": (
         io.BytesIO(json.dumps(imported_document()).encode()), "game.json")}, content_type="multipart/form-data")
     assert upload.status_code == 302, upload.get_data(as_text=True)
+    guest = app.test_client()  # a guest's import waits for the secretary (issue 34), and is restored waiting
+    upload = guest.post("/games/import", data={"csrf_token": csrf_token(guest, "/games/import"), "document": (
+        io.BytesIO(json.dumps({**imported_document(), "name": "A guest's"}).encode()), "game.json")},
+        content_type="multipart/form-data")
+    assert upload.status_code == 302, upload.get_data(as_text=True)
+    with app.app_context():  # the secretary opens its scorer link, as the game's page offers them
+        make_scorer(app, client, db.session.execute(select(func.max(Game.id))).scalar())
 
     annas = create_game(client, ["Anna", "Zoe", "Yan", "Xu", "Wes", "Val"], target=20, name="Anna's")
     record_hand(client, annas, TWENTY)
@@ -166,6 +175,7 @@ def fill_club(app):
 ID_PLACES = [
     (re.compile(r"/games/(\d+)"), Game),
     (re.compile(r"[?&]game=(\d+)"), Game),
+    (re.compile(r'"game":(\d+)'), Game),  # /stats.json's best and worst games
     (re.compile(r"/players/(\d+)"), Person),
     (re.compile(r"/changes/(\d+)/"), Change),
     (re.compile(r'(?<=name="change" value=")(\d+)(?=" formaction="/club/undo")'), PersonChange),
@@ -326,8 +336,8 @@ def test_a_club_restored_into_an_empty_database_serves_every_page_as_it_did_and_
     assert saved.exit_code == 0, saved.output
     for result in restored:
         assert result.exit_code == 0, result.output
-        assert result.output == (f"Restored 6 games, {people} people, 1 game left out of the season, {entries} "
-                                 "entries of the club's trail.\n")
+        assert result.output == (f"Restored 7 games, {people} people, 1 game left out of the season, 1 import "
+                                 f"waiting for the club's secretary, {entries} entries of the club's trail.\n")
     for copy in (empty, shifted):
         with copy.app_context():
             assert service.figures.check() == []

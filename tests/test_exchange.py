@@ -2,7 +2,7 @@
 
 import json
 import re
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
@@ -182,7 +182,8 @@ def broken(change):
     (broken(lambda d: d["hands"][0]["uncollected"].update(jacks=0.0)), "\"jacks\" in a \"uncollected\" entry"),
     (broken(lambda d: d["hands"][0]["taken"][0].update(hearts=10**4000)), "whole numbers"),
     (broken(lambda d: d.update(version=2, played_on="2026-02-30")), "\"played_on\" must be the day"),
-    (broken(lambda d: d.update(version=2, played_on="1899-12-31")), "from 1900-01-01 to today"),
+    (broken(lambda d: d.update(version=2, played_on="1899-12-31")),
+     f"from 1900-01-01 to {date.today() + timedelta(days=1)}, tomorrow"),
     (broken(lambda d: d.update(version=2, played_on=20261201)), "like 2026-12-01"),
     (broken(lambda d: d.update(version=2, played_on="3026-01-01")), "\"played_on\" must be the day"),
 ])

@@ -63,6 +63,8 @@ def test_the_oldest_of_60_games_is_left_out_and_dated_from_its_own_page(app, cli
     nothing_differs(app)
     twice = post(secretary, f"/games/{oldest}/season", f"/games/{oldest}", {"action": "void", "reason": "Again"})
     bad_day = post(secretary, f"/games/{oldest}/season", f"/games/{oldest}", {"action": "date", "day": "2026-13-40"})
+    too_late = post(secretary, f"/games/{oldest}/season", f"/games/{oldest}",
+                    {"action": "date", "day": (date.today() + timedelta(days=2)).isoformat()})
     dated = post(secretary, f"/games/{oldest}/season", f"/games/{oldest}", {"action": "date", "day": "2026-06-04"})
     counted = post(secretary, f"/games/{oldest}/season", f"/games/{oldest}", {"action": "count"})
     nothing_differs(app)
@@ -77,6 +79,8 @@ def test_the_oldest_of_60_games_is_left_out_and_dated_from_its_own_page(app, cli
     assert twice.status_code == 409 and "nothing was saved" in text_of(twice)  # another device was first
     assert "Count it again" in text_of(twice)  # the game as it is now: left out already
     assert bad_day.status_code == 400 and 'value="2026-13-40"' in bad_day.get_data(as_text=True)
+    assert too_late.status_code == 400  # the refusal says which days it takes: up to tomorrow
+    assert f"Enter a day from 1900-01-01 to {date.today() + timedelta(days=1)}, tomorrow" in text_of(too_late)
     assert dated.status_code == 302 and game_row(app, oldest).played_on == date(2026, 6, 4)
     assert counted.status_code == 302 and stats(client) == before
 

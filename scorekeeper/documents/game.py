@@ -145,7 +145,8 @@ def _read_played_on(text):
     day = days.iso_day(text)
     if day is None or not days.game_day_allowed(day):
         raise DocumentError(_("\"played_on\" must be the day the game was played, like 2026-12-01, from %(first)s "
-                              "to today.", first=days.EARLIEST_GAME_DAY.isoformat()))
+                              "to %(last)s, tomorrow, as a clock may be a day behind.",
+                              first=days.EARLIEST_GAME_DAY.isoformat(), last=days.latest_game_day().isoformat()))
     return day
 
 

@@ -11,7 +11,6 @@ Black Marias taken (R14, R15), and points cannot be turned back into them.
 import csv
 import io
 import re
-from datetime import date, timedelta
 
 from .. import rules, service
 from ..db.models import GAME_NAME_LENGTH, LARGEST_TARGET
@@ -332,7 +331,7 @@ def _played_on(line, text):
             "The date “%(date)s” is not one the scorekeeper reads: write the day the game was played as "
             "year-month-day, like 2026-12-01, from %(first)s to %(last)s, tomorrow, as a clock may be a day "
             "behind (in a spreadsheet, format the date column as text or as yyyy-mm-dd).", date=quoted(text),
-            first=days.EARLIEST_GAME_DAY.isoformat(), last=(date.today() + timedelta(days=1)).isoformat()))
+            first=days.EARLIEST_GAME_DAY.isoformat(), last=days.latest_game_day().isoformat()))
     return day
 
 

@@ -21,7 +21,12 @@ def iso_day(text):
         return None
 
 
+def latest_game_day():
+    """The last day a game may have been played on: tomorrow, as a server's clock may be a day behind the
+    table's."""
+    return date.today() + timedelta(days=1)
+
+
 def game_day_allowed(day):
-    """Whether a game may have been played on ``day``: from ``EARLIEST_GAME_DAY`` to tomorrow (a server's
-    clock may be a day behind the table's)."""
-    return EARLIEST_GAME_DAY <= day <= date.today() + timedelta(days=1)
+    """Whether a game may have been played on ``day``: from ``EARLIEST_GAME_DAY`` to ``latest_game_day``."""
+    return EARLIEST_GAME_DAY <= day <= latest_game_day()

@@ -165,14 +165,16 @@ class GamesEntry:
 class Restored:
     """What a restore added: the new ``Game`` rows in the backup's order, how many people it made here (the
     backup's, and the players' it did not list whom no name found), how many of the games are left out of
-    the season, the entries of the club's trail it restored, and those of the club's trail of people it
-    left out (the backup's people were not all new here)."""
+    the season, the entries of the club's trail it restored, those of the club's trail of people it left out
+    (the backup's people were not all new here), and how many of the games are imports waiting for the
+    club's secretary."""
 
     games: list
     people: int
     left_out: int
     club_entries: int
     people_entries_left_out: int
+    waiting: int = 0
 
 
 def subjects(entries):
@@ -249,7 +251,7 @@ class _Restoring:
             club_entries += self._insert_people_trail()
         made = db.session.execute(select(func.count()).select_from(Person).where(Person.id > newest)).scalar()
         return Restored(rows, made, sum(row.voided_at is not None for row in rows), club_entries,
-                        0 if exact else len(self.people_trail))
+                        0 if exact else len(self.people_trail), sum(bool(row.waiting) for row in rows))
 
     # --- People -----------------------------------------------------------------------------------------
 
