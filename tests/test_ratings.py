@@ -154,7 +154,7 @@ def test_the_seasons_table_sorts_by_rating_highest_first_and_stats_and_the_sprea
     portuguese = client.get("/players.csv", headers={"Accept-Language": "pt"}).get_data()
     rows = list(csv.reader(io.StringIO(english.decode("utf-8-sig"))))
 
-    assert rows[0][:3] == ["Player", "Rating", "Games"]
+    assert rows[0][:4] == ["Player", "Rating", "Rating provisional", "Games"]
     assert [row[0] for row in rows[1:]] == sorted(shown, key=lambda name: -shown[name])  # the page's order
     assert {row[0]: float(row[1]) for row in rows[1:]} == {name: round(value, 1) for name, value in shown.items()}
     assert english == portuguese  # the same bytes in every language
@@ -202,6 +202,7 @@ def test_a_person_page_shows_their_rating_and_charts_it_over_their_finished_game
     page = client.get(f"/players/{ana}").get_data(as_text=True)
 
     shown = str(rating.rounded(rating.shown, 1))
-    assert f"<dt>Rating</dt><dd>{shown}</dd>" in page
+    assert f"<dt>Rating</dt><dd>{shown}?</dd>" in page  # provisional: three finished games
+    assert "Provisional: fewer than 5 finished games" in page
     assert page.count('class="rating"') == 1 and "Their rating after each of the 3 finished games" in page
     assert f"to {shown};" in page

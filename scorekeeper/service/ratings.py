@@ -53,6 +53,19 @@ class Rating:
 
 NEW = Rating()  # everyone's rating before their first rated game
 
+# A rating is provisional (marked "?", sorted below the settled ones, and hidden on asking) while the club
+# knows too little of it: its uncertainty above PROVISIONAL_SIGMA (everyone starts at 25/3, about 8.33), or
+# fewer than FEWEST_FINISHED finished games. At tables of 8, a mid-table player settles after about 6 games,
+# one who always wins or always loses after about 15: the model is least sure how far such a skill reaches
+# (docs/ratings.md has the measurements, and openskill's manual and lichess's "?" as the models).
+PROVISIONAL_SIGMA = 8.0
+FEWEST_FINISHED = 5
+
+
+def provisional(rating, finished):
+    """Whether ``rating``, of someone with ``finished`` finished games, is still provisional."""
+    return rating.sigma > PROVISIONAL_SIGMA or finished < FEWEST_FINISHED
+
 
 def rated(before, table):
     """The ratings after one game: ``table`` is its players at the end, each ``(person, place)`` (1 is the win,

@@ -618,7 +618,8 @@ class DateForm(BaseForm):
         if field.day is None:
             raise ValidationError(_("Enter the day the game was played, like 2026-12-01."))
         if not days.game_day_allowed(field.day):
-            raise ValidationError(_("Enter a day from %(first)s to today.", first=days.EARLIEST_GAME_DAY.isoformat()))
+            raise ValidationError(_("Enter a day from %(first)s to %(last)s, tomorrow, as a clock may be a day behind.",
+                                    first=days.EARLIEST_GAME_DAY.isoformat(), last=days.latest_game_day().isoformat()))
 
 
 class GameSeasonForm(BaseForm):
@@ -647,11 +648,13 @@ class GameSeasonForm(BaseForm):
 
 class SeasonForm(Form):
     """The season's filters, read from the address: games played from ``since`` to
-    ``until`` (both days included), people with at least ``min_games`` games."""
+    ``until`` (both days included), people with at least ``min_games`` games, and only those whose rating
+    is ``settled`` (not provisional) if asked."""
 
     since = StringField()
     until = StringField()
     min_games = WholeNumberField(blank=0, message=lazy_gettext("Type the least number of games as a whole number."))
+    settled = BooleanField()
 
     def validate_since(self, field):
         field.day = _day(field.data)
@@ -666,6 +669,12 @@ class SeasonForm(Form):
     def filters(self):
         """The filters as ``people.season`` takes them (the form has validated)."""
         return {"since": self.since.day, "until": self.until.day, "min_games": self.min_games.data or 0}
+
+    @property
+    def asked(self):
+        """The filters as the page's links carry them on (none left blank)."""
+        return {"since": self.since.data or None, "until": self.until.data or None,
+                "min_games": self.min_games.data or None, "settled": "y" if self.settled.data else None}
 
 
 def _day(text):

@@ -20,20 +20,24 @@ from ..service import names as name_rules
 from .access import device_name, is_secretary, require_secretary
 from .explain import describe, people_changed_meanwhile
 from .forms import MergeForm, RenameForm, SeasonForm, UndoMergeForm, whole_number
-from .i18n import _
+from .i18n import _, one_decimal
 from .rendered import kept_row
 from .responses import CONFLICT, INVALID, chosen
 from .season import (
     COLUMNS,
     CSV_HEADINGS,
+    FEWEST_MEETINGS,
     LAST_PAGE,
     Played,
     chosen_sort,
     csv_cell,
     figure_text,
     figure_texts,
+    head_to_head,
     played,
+    rating_text,
     season,
+    settled,
     sorted_records,
 )
 from .spreadsheets import asked_separator, spreadsheet_response, unknown_separator
@@ -52,11 +56,13 @@ def season_table():
     """The season's table: every person's figures over the games chosen, sortable."""
     form = SeasonForm(request.args)
     valid = form.validate()
-    records = season(**form.filters) if valid else []
+    every = season(**form.filters) if valid else []
+    records = _shown(form, every)
     column, descending = chosen_sort(request.args.get("sort"))
     rows = [season_row(record) for record in sorted_records(records, column, descending)]
     return render_template("people/index.html", form=form, rows=rows, column=column, descending=descending,
-                           columns=COLUMNS), 200 if valid else INVALID
+                           columns=COLUMNS, hidden=len(every) - len(records), provisional=_provisional()), \
+        200 if valid else INVALID
 
 
 @bp.get("/players.csv")
@@ -71,7 +77,7 @@ def season_spreadsheet():
         return Response(" ".join(str(error) for errors in form.errors.values() for error in errors), INVALID,
                         mimetype="text/plain")
     column, descending = chosen_sort(request.args.get("sort"))
-    records = sorted_records(season(**form.filters), column, descending)
+    records = sorted_records(_shown(form, season(**form.filters)), column, descending)
     return spreadsheet_response([list(CSV_HEADINGS.values()),
                                  *([csv_cell(record, key) for key in CSV_HEADINGS] for record in records)],
                                 separator, "cancellation-hearts-season.csv")
@@ -83,8 +89,20 @@ def stats():
     form = SeasonForm(request.args)
     if not form.validate():
         return jsonify(error=" ".join(str(error) for errors in form.errors.values() for error in errors)), INVALID
-    records = sorted(season(**form.filters), key=lambda record: (name_rules.key(record.name), record.person_id))
+    records = sorted(_shown(form, season(**form.filters)),
+                     key=lambda record: (name_rules.key(record.name), record.person_id))
     return jsonify(players=[record.facts() for record in records])
+
+
+def _provisional():
+    """When a rating is provisional (``service.ratings.provisional``), as the pages say it, in the reader's
+    digits."""
+    return {"games": service.ratings.FEWEST_FINISHED, "sigma": one_decimal(service.ratings.PROVISIONAL_SIGMA)}
+
+
+def _shown(form, records):
+    """The season's ``records`` its filters show: provisional ratings hidden if asked (``?settled=y``)."""
+    return settled(records) if form.settled.data else records
 
 
 @bp.get("/players/<int:person_id>")
@@ -210,7 +228,8 @@ def _person_page(shown, rename_form=None, merge_form=None, problem=None):
         merged_here=merged_here, game_row=game_row,
         chart=recent_chart(games[:RECENT_GAMES_CHARTED][::-1] if page == 1 else ()),
         rating_chart=rating_chart([game for game in reversed(games) if game.rating is not None]),
-        figure_text=figure_text)
+        rivals=head_to_head(shown.id) if record else (), fewest_meetings=FEWEST_MEETINGS, provisional=_provisional(),
+        figure_text=figure_text, rating_text=rating_text)
 
 
 def _merged_here(shown):

@@ -14,7 +14,8 @@ from datetime import date
 from decimal import Decimal
 
 from flask_babel import get_locale
-from sqlalchemy import Integer, and_, bindparam, func, null, select
+from sqlalchemy import Integer, and_, bindparam, case, func, null, select
+from sqlalchemy.orm import aliased
 
 from .. import rules, service
 from ..db.models import LARGEST_ID, Game, GameFigures, Person, PersonFigures, Player, SeatFigures, db
@@ -39,6 +40,13 @@ class Finish:
     game_id: int
     game_name: str = ""
     total: int = 0
+    played_on: date | None = None
+
+    def facts(self):
+        """The game as ``/stats.json`` gives it: which game, its name and day, and where they ended it."""
+        return {"game": self.game_id, "name": self.game_name,
+                "day": None if self.played_on is None else self.played_on.isoformat(),
+                "place": self.place, "players": self.seated, "margin": self.margin, "total": self.total}
 
     def best_key(self):
         """Lower is a better game: the best place, then the widest margin, then the most recent."""
@@ -84,6 +92,11 @@ class Record:
     worst_finish: Finish | None = None  # their worst (``Finish.worst_key``)
     rating: service.ratings.Rating = service.ratings.NEW  # the one everyone starts with, before a finished game
 
+    @property
+    def provisional(self):
+        """Whether their rating is still provisional (``service.ratings.provisional``)."""
+        return service.ratings.provisional(self.rating, self.figures.finished)
+
     def facts(self):
         """The figures as ``/stats.json`` gives them."""
         figures = self.figures
@@ -91,12 +104,15 @@ class Record:
         rating = self.rating
         return {"name": self.name, **{name: float(rating.rounded(value, 2)) for name, value in (
                     ("rating", rating.shown), ("mu", rating.mu), ("sigma", rating.sigma))},
+                "provisional": self.provisional,
                 "games": figures.games, "finished": figures.finished, "wins": figures.wins,
                 "win_rate": None if figures.win_rate is None else round(float(figures.win_rate), 4),
                 "hands": figures.hands, "points": figures.points,
                 "points_per_hand": None if per_hand is None else float(per_hand),
                 "zero_hands": figures.zero_hands, "moons": figures.moons, "hearts": figures.hearts,
-                "marias": figures.marias}
+                "marias": figures.marias,
+                **{name: None if finish is None else finish.facts()
+                   for name, finish in (("best_game", self.best_finish), ("worst_game", self.worst_finish))}}
 
 
 def counted(since=None, until=None):
@@ -190,12 +206,12 @@ def _finishes(pairs):
     if not pairs:
         return {}
     rows = db.session.execute(_FINISHES, {"games": sorted({game for _person, game in pairs})})
-    return {(person, game): Finish(place, seated, margin, game, name, total)
-            for person, game, place, seated, margin, total, name in rows if (person, game) in pairs}
+    return {(person, game): Finish(place, seated, margin, game, name, total, played_on)
+            for person, game, place, seated, margin, total, name, played_on in rows if (person, game) in pairs}
 
 
 _FINISHES = (select(SeatFigures.person_id, SeatFigures.game_id, SeatFigures.place, SeatFigures.seated,
-                    SeatFigures.margin, SeatFigures.total, Game.name)
+                    SeatFigures.margin, SeatFigures.total, Game.name, Game.played_on)
              .join(Game, Game.id == SeatFigures.game_id)
              .where(SeatFigures.game_id.in_(bindparam("games", expanding=True))))
 
@@ -233,6 +249,51 @@ def _played_statement():
             .limit(GAMES_A_PAGE + 1).offset(bindparam("skipped", type_=Integer)))
 
 
+# --- Head to head ----------------------------------------------------------------------
+
+FEWEST_MEETINGS = 3  # games finished together before a person's page shows how two players fared
+
+
+@dataclass(frozen=True)
+class Rival:
+    """How a person fared against another player over the finished, counted games both ended at the table:
+    how many, and in how many they finished ahead (a lower total, R16), level or behind."""
+
+    person_id: int
+    name: str
+    met: int
+    ahead: int
+    level: int
+    behind: int
+
+
+def head_to_head(person_id):
+    """``person_id``'s ``Rival``s: every player they finished at least ``FEWEST_MEETINGS`` counted games with,
+    both at the table at the end, the most met first, then by name. One statement, reading the figures
+    ``season`` made fresh."""
+    rows = db.session.execute(_head_to_head_statement(), {"person_id": person_id, "least": FEWEST_MEETINGS})
+    return sorted((Rival(*row) for row in rows), key=lambda rival: (-rival.met, name_rules.key(rival.name)))
+
+
+@functools.cache
+def _head_to_head_statement():
+    """``head_to_head``'s statement, bound to ``person_id`` and the ``least`` games met: made once a process."""
+    mine, theirs = aliased(SeatFigures), aliased(SeatFigures)
+    met = func.count().label("met")
+    return (select(Person.id, Person.name, met,
+                   *(func.sum(case((condition, 1), else_=0)) for condition in (
+                       mine.place < theirs.place, mine.place == theirs.place, mine.place > theirs.place)))
+            .select_from(mine)
+            .join(Game, and_(Game.id == mine.game_id, Game.revision == mine.revision))
+            .join(theirs, and_(theirs.game_id == mine.game_id, theirs.revision == mine.revision,
+                               theirs.seat != mine.seat))
+            .join(Person, Person.id == theirs.person_id)
+            .where(mine.person_id == bindparam("person_id"), theirs.person_id != mine.person_id, mine.counted,
+                   mine.place.is_not(None), theirs.place.is_not(None))
+            .group_by(Person.id, Person.name)
+            .having(met >= bindparam("least")))
+
+
 # --- Sorting the season's table ------------------------------------------------------
 
 # Each column, and whether its first tap sorts it high first: every column sorts best first (the most
@@ -246,21 +307,32 @@ COLUMNS = {
 DEFAULT_SORT = "rating"  # weighs whom a player beat; raw wins favour whoever plays most
 # The columns of /players.csv, fixed (in English) like a file format's, whatever the page's language.
 CSV_HEADINGS = {
-    "name": "Player", "rating": "Rating", "games": "Games", "finished": "Finished", "wins": "Wins",
+    "name": "Player", "rating": "Rating", "provisional": "Rating provisional",
+    "games": "Games", "finished": "Finished", "wins": "Wins",
     "win_rate": "Win rate", "hands": "Hands", "points": "Points", "points_per_hand": "Points a hand",
     "zero_hands": "Hands on 0", "moons": "Moons", "hearts": "Hearts", "marias": "Black Marias",
-    "best": "Best game", "worst": "Worst game",
+    "best": "Best game", "best_name": "Best game's name", "best_day": "Best game's day", "worst": "Worst game",
 }
 
 
 def sorted_records(records, column, descending):
     """The season's table sorted by ``column``; equals by points a hand, then by name; those without the
-    figure (no hand played, no game finished) last either way."""
+    figure (no hand played, no game finished) last either way, and by rating, provisional ratings below the
+    settled ones either way (docs/ratings.md)."""
     ordered = sorted(records, key=lambda record: (record.figures.points_per_hand is None,
                                                   record.figures.points_per_hand or 0, name_rules.key(record.name)))
-    known = [record for record in ordered if column_value(record, column) is not None]
+    groups = [[record for record in ordered if column_value(record, column) is not None]]
+    if column == "rating":
+        groups = [[record for record in groups[0] if not record.provisional],
+                  [record for record in groups[0] if record.provisional]]
     unknown = [record for record in ordered if column_value(record, column) is None]
-    return sorted(known, key=lambda record: column_value(record, column), reverse=descending) + unknown
+    return [record for group in groups
+            for record in sorted(group, key=lambda record: column_value(record, column), reverse=descending)] + unknown
+
+
+def settled(records):
+    """The records of ``records`` whose rating is settled: the season's table with provisional ones hidden."""
+    return [record for record in records if not record.provisional]
 
 
 def column_value(record, column):
@@ -282,7 +354,8 @@ def figure_text(record, column, locale=None):
     if column == "points_per_hand":
         return one_decimal(record.figures.points_per_hand, locale)
     if column == "rating":
-        return one_decimal(record.rating.rounded(record.rating.shown, 1), locale)
+        shown = rating_text(record.rating, locale)
+        return f"{shown}?" if record.provisional else shown  # lichess's mark of a provisional rating
     if column == "win_rate":
         return percent(record.figures.win_rate, locale)
     if column in ("best", "worst"):
@@ -294,6 +367,11 @@ def figure_text(record, column, locale=None):
         return f"{place}/{seated} {sign}{margin}"
     value = column_value(record, column)
     return "–" if value is None else number(value, locale)
+
+
+def rating_text(rating, locale=None):
+    """A rating's figure as the pages write it: one decimal, in the reader's digits (or ``locale``'s)."""
+    return one_decimal(rating.rounded(rating.shown, 1), locale)
 
 
 def figure_texts(record):
@@ -310,6 +388,13 @@ def csv_cell(record, column):
         return record.name
     if column == "rating":
         return record.rating.rounded(record.rating.shown, 1)
+    if column == "provisional":
+        return "yes" if record.provisional else "no"
+    if column in ("best_name", "best_day"):
+        finish = record.best_finish
+        if finish is None:
+            return None
+        return finish.game_name if column == "best_name" else finish.played_on.isoformat()
     if column == "points_per_hand":
         return record.figures.points_per_hand
     if column == "win_rate":
