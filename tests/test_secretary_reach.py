@@ -3,6 +3,7 @@ club's page by name, day, player or import a page at a time, several changed at 
 undone at once, its undo undone in turn."""
 
 import re
+import threading
 from datetime import date, timedelta
 
 import pytest
@@ -11,7 +12,7 @@ from sqlalchemy import select
 from scorekeeper import service
 from scorekeeper.db.models import Game, GameChange, db
 
-from .tabletop import SIX, game_document, hidden_fields, make_secretary, store_games, text_of
+from .tabletop import SIX, game_document, hidden_fields, make_secretary, on_threads, store_games, text_of
 from .test_waiting_imports import FINISHED, imported_games, stats
 
 FIRST_DAY = date(2026, 6, 5)  # a Friday: the season's first evening; the 20th is in October
@@ -198,3 +199,48 @@ def test_an_import_is_undone_at_once_and_its_undo_undone_in_turn(app, client):
     with app.app_context():
         assert [action for action in db.session.execute(select(GameChange.action).order_by(GameChange.id))
                 .scalars()][-3:] == ["void_import", "count_import", "void_import"]
+
+
+RACED = {  # two secretaries' changes to several games at once, each read before the other is made
+    "both leave out the same games": (("void", [0, 1, 2], None), ("void", [0, 1, 2], None)),
+    "overlapping games left out": (("void", [0, 1, 2], None), ("void", [2, 3, 4], None)),
+    "left out while dated": (("void", [0, 1], None), ("date", [1, 2], date(2026, 6, 4))),
+    "dated two days at once": (("date", [0, 1], date(2026, 6, 4)), ("date", [0, 1], date(2026, 6, 3))),
+}
+
+
+@pytest.mark.parametrize("name", RACED)
+def test_two_secretaries_changing_the_same_games_at_once_make_one_change_whole_and_the_other_none(app, name):
+    games = a_season(app, games=6)
+    barrier = threading.Barrier(2)
+    outcomes = [None, None]
+
+    def run(place, change):
+        action, chosen, day = change
+        with app.app_context():
+            try:
+                rows = db.session.execute(select(Game).where(Game.id.in_([games[at] for at in chosen]))
+                                          .order_by(Game.id)).scalars().all()
+                barrier.wait()
+                outcomes[place] = service.change_games(rows, action, reason=f"Secretary {place}", day=day,
+                                                       device=f"Phone {place}")
+            except service.Conflict:
+                outcomes[place] = "Conflict"
+            finally:
+                db.session.remove()
+
+    on_threads(run, RACED[name])
+
+    with app.app_context():
+        entries = db.session.execute(select(GameChange.device, GameChange.game_id)).all()
+        rows = {game.id: game for game in db.session.execute(select(Game)).scalars()}
+    assert sorted(outcomes, key=str) in ([2, "Conflict"], [3, "Conflict"]), outcomes
+    made = outcomes.index("Conflict") ^ 1
+    action, chosen, day = RACED[name][made]
+    assert sorted(game for _device, game in entries) == sorted(games[at] for at in chosen)  # the winner's, whole
+    assert {device for device, _game in entries} == {f"Phone {made}"}
+    for at, game_id in enumerate(games):
+        changed = at in chosen
+        assert (rows[game_id].voided_at is not None) == (changed and action == "void")
+        assert (rows[game_id].played_on == day) == (changed and action == "date")
+    nothing_differs(app)
