@@ -35,7 +35,7 @@ An app with its caches emptied serves as a fresh process would, and the run's en
 against a new app. An app keeps its pages, rows and revisions in ``app.extensions`` (``web/rendered.py``:
 emptied), and its games in ``service.kept._GAMES``, a module's map keyed by the app's database engine
 (its entries for that engine forgotten). The other module-level caches are pure functions of their
-arguments (the numbers and days written in a language, ``web/i18n.py``; the QR code of a link; the
+arguments (the numbers and days written in a language, ``words/i18n.py``; the QR code of a link; the
 chart's course of a scoreboard, by that very object; house rules' and takings' values; compiled
 statements and URL builders; static files by their time and size; the catalogs; the templates' code,
 ``CompiledOnce``), so sharing them cannot make an answer differ from a fresh process's. What a new
@@ -613,10 +613,12 @@ def answers(client, paths):
 
 
 def refusals(response):
-    """The words a refused post answered with: its form's errors and its flashed messages."""
+    """The words a refused post answered with: its form's errors and its flashed messages (not the messages a
+    page holds hidden for its script to show, such as the hand form's "No connection")."""
     page = response.get_data(as_text=True)
-    found = re.findall(r'<(?:p|span) class="(?:error|flash [a-z-]+)"[^>]*>(.*?)</(?:p|span)>', page, flags=re.S)
-    return {re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", words))).strip() for words in found}
+    found = re.findall(r'<(?:p|span) class="(?:error|flash [a-z-]+)"([^>]*)>(.*?)</(?:p|span)>', page, flags=re.S)
+    return {re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", words))).strip()
+            for attributes, words in found if not re.search(r"\shidden\b", attributes)}
 
 
 def difference(process, reader, path, served, fresh):
