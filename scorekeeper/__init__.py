@@ -94,6 +94,11 @@ class Scorekeeper(Flask):
 
     config_class = InstanceConfig
 
+    def another(self):
+        """A new app made as the command line makes one (the instance's configuration): each worker process of
+        a server makes its own, and the web side, which this package imports, never imports it back."""
+        return create_app()
+
     def log_exception(self, exc_info):
         from .web.logs import log_exception
 

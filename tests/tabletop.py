@@ -253,7 +253,7 @@ def assert_figures_are_fresh(game_ids=None):
     invariant of every write."""
     from sqlalchemy import func, select
 
-    from scorekeeper.db.models import Game, PersonFigures, SeatFigures, db
+    from scorekeeper.db.models import COUNTED, Game, PersonFigures, SeatFigures, db
 
     condition = None if game_ids is None else Game.id.in_(game_ids)
     stale = service.figures.stale_games(condition)
@@ -266,8 +266,8 @@ def assert_figures_are_fresh(game_ids=None):
         select(SeatFigures.person_id, func.count(), *(func.sum(getattr(SeatFigures, name)) for name in summed))
         .where(SeatFigures.counted, SeatFigures.person_id.is_not(None)).group_by(SeatFigures.person_id)).all()
     assert kept_people == {person: tuple(int(value) for value in values) for person, *values in sums}
-    kept_ratings = service.ratings.kept_ratings()  # worked out again first, if a change asked it
-    now, after_game = service.ratings.rate_in_order(service.ratings._results(Game.voided_at.is_(None)))
+    kept_ratings = service.refreshing.kept_ratings()  # worked out again first, if a change asked it
+    now, after_game = service.ratings.rate_in_order(service.ratings.counted_results(COUNTED))
     assert kept_ratings == now
     assert {(row.game_id, row.seat): (row.mu, row.sigma) for row in db.session.execute(
         select(SeatFigures.game_id, SeatFigures.seat, SeatFigures.mu, SeatFigures.sigma)

@@ -9,8 +9,8 @@ from urllib.parse import quote
 import pytest
 
 from scorekeeper import rules
-from scorekeeper.web.explain import explain
-from scorekeeper.web.i18n import LANGUAGES, card_examples, card_letters, seeds_trick, speaking
+from scorekeeper.words.explain import explain
+from scorekeeper.words.i18n import LANGUAGES, card_examples, card_letters, seeds_trick, speaking
 
 from .tabletop import ELEVEN, create_game, text_of
 

@@ -410,7 +410,7 @@ def test_a_guests_or_an_expired_passs_secretary_request_is_told_it_needs_the_sec
 
 
 def translated(app, language, message):
-    from scorekeeper.web.i18n import _
+    from scorekeeper.words.i18n import _
 
     with app.test_request_context(headers={"Accept-Language": language}):
         return _(message)

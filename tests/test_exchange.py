@@ -8,7 +8,7 @@ import pytest
 
 from scorekeeper.db.models import Game, Hand, Player, db
 from scorekeeper.documents.game import FORMAT
-from scorekeeper.web.explain import quoted
+from scorekeeper.words.explain import quoted
 
 from .tabletop import SIX, create_game, csrf_token, exported, game_form, record_hand, text_of
 

@@ -19,8 +19,8 @@ from babel.messages.pofile import read_po
 from flask_babel import force_locale
 
 from scorekeeper import rules
-from scorekeeper.web.explain import describe
-from scorekeeper.web.i18n import CATALOGS, LANGUAGES, hearts_count, marias_count
+from scorekeeper.words.explain import describe
+from scorekeeper.words.i18n import CATALOGS, LANGUAGES, hearts_count, marias_count
 
 from .tabletop import ELEVEN, create_game, hidden_fields, post_hand
 from .test_tricks import enter_kitty, play_trick

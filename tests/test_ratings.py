@@ -76,7 +76,7 @@ def test_a_game_finished_after_every_other_is_rated_at_once_in_its_own_write(in_
 
     assert db.session.execute(select(Club.ratings_version)).scalar() == version  # followed, not worked out again
     assert_figures_are_fresh()
-    assert service.ratings.kept_ratings()[person("Ana")].sigma < NEW.sigma
+    assert service.refreshing.kept_ratings()[person("Ana")].sigma < NEW.sigma
 
 
 def test_a_game_played_earlier_is_rated_in_its_place_and_a_correction_follows(in_app):
@@ -146,7 +146,7 @@ def test_the_seasons_table_sorts_by_rating_highest_first_and_stats_and_the_sprea
     with app.app_context():
         finished_game(ELEVEN[:6])
         finished_game(ELEVEN[:6], taken=WIN_BY_FIVE)
-        ratings = service.ratings.kept_ratings()
+        ratings = service.refreshing.kept_ratings()
         shown = {name: ratings[person(name)].shown for name in ELEVEN[:6]}
 
     stats = {player["name"]: player for player in client.get("/stats.json").get_json()["players"]}
@@ -184,7 +184,7 @@ def test_a_merge_makes_one_rating_of_two_people_and_the_secretary_sees_it(app, c
         bob, robert = db.session.get(Person, person("Bob")), db.session.get(Person, person("Robert"))
         service.merge_people(bob, robert)
         assert_figures_are_fresh()
-        merged = service.ratings.kept_ratings()[bob.id]
+        merged = service.refreshing.kept_ratings()[bob.id]
 
     stats = {player["name"]: player for player in client.get("/stats.json").get_json()["players"]}
 
@@ -197,7 +197,7 @@ def test_a_person_page_shows_their_rating_and_charts_it_over_their_finished_game
         for taken in (WIN_BY_FIVE, WIN_BY_FIVE[::-1], WIN_BY_FIVE):
             finished_game(ELEVEN[:6], taken=taken)
         ana = person("Ana")
-        rating = service.ratings.kept_ratings()[ana]
+        rating = service.refreshing.kept_ratings()[ana]
 
     page = client.get(f"/players/{ana}").get_data(as_text=True)
 

@@ -14,7 +14,7 @@ import pytest
 from scorekeeper import rules
 from scorekeeper.db.models import Game, Hand, Player, Taking, db
 from scorekeeper.documents.season_csv import MOST_PLAYER_COLUMNS
-from scorekeeper.documents.uploads import MOST_UPLOADED_GAMES
+from scorekeeper.web.games import MOST_UPLOADED_GAMES
 
 from .tabletop import (
     ELEVEN,

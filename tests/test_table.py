@@ -16,8 +16,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from scorekeeper import rules, service
 from scorekeeper.db.models import Change, Game, db
 from scorekeeper.documents.game import export_game, read_game
-from scorekeeper.web import explain
 from scorekeeper.web.responses import load_game
+from scorekeeper.words import explain
 
 from .profiles import examples
 from .tabletop import SIX, at_table, create_game, exported, hidden_fields, on_threads, random_taken, text_of

@@ -8,7 +8,7 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from scorekeeper.web.i18n import CATALOGS, LANGUAGES, hearts_count, marias_count
+from scorekeeper.words.i18n import CATALOGS, LANGUAGES, hearts_count, marias_count
 
 from .tabletop import SIX, create_game, text_of
 

@@ -7,7 +7,7 @@ import pytest
 
 from scorekeeper import rules
 from scorekeeper.db.models import Trick, TrickLog, db
-from scorekeeper.web.explain import explain
+from scorekeeper.words.explain import explain
 
 from .tabletop import (
     DECK,

@@ -39,7 +39,7 @@ from ..db.models import (
     db,
 )
 from ..service import days, names
-from ..web.explain import describe, quoted
+from ..words.explain import describe, quoted
 from . import game as exchange
 from .game import DocumentError, dumps, export_game, read_game, whole
 

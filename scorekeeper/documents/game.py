@@ -15,8 +15,8 @@ from ..db import needs_database
 from ..db.models import GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, Game, db
 from ..service import days
 from ..service import names as name_rules
-from ..web.explain import describe, name_problem, player_name_errors, quoted
-from ..web.i18n import _, names_list
+from ..words.explain import describe, name_problem, player_name_errors, quoted
+from ..words.i18n import _, names_list
 
 FORMAT = "scorekeeper/cancellation-hearts"
 VERSION = 2  # written; version 1 (no house rules, no seat changes) is read too

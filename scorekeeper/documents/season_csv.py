@@ -16,8 +16,8 @@ from .. import rules, service
 from ..db.models import GAME_NAME_LENGTH, LARGEST_TARGET
 from ..service import days
 from ..service import names as name_rules
-from ..web.explain import describe, name_problem, quoted
-from ..web.i18n import _, names_list
+from ..words.explain import describe, name_problem, quoted
+from ..words.i18n import _, names_list
 from .game import DocumentError
 
 # The columns' names: fixed English words, like a file format's field names, whatever the page's language.

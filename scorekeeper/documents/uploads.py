@@ -3,15 +3,11 @@ checked before any game is stored, so that the import is all or nothing; a refus
 
 from dataclasses import dataclass
 
-from ..web.access import KEPT_GAMES
-from ..web.explain import quoted
-from ..web.i18n import _
+from ..words.explain import quoted
+from ..words.i18n import _
 from .game import MOST_UPLOADED_HANDS, DocumentError, read_text
 from .season_csv import LineRefused, read_season
 
-# A device keeps the scorer's pass of its newest games (web/access.py): an import of more would leave it
-# unable to correct the first of them. A weekly club's half year, and far more than one evening's games.
-MOST_UPLOADED_GAMES = KEPT_GAMES
 # What a spreadsheet saves a sheet as: comma or semicolon separated (.csv), tab separated (.tsv, .txt).
 SEASON_SUFFIXES = (".csv", ".tsv", ".txt")
 
@@ -29,8 +25,9 @@ class Upload:
         return self.name.casefold().endswith(SEASON_SUFFIXES)
 
 
-def read_uploads(uploads, most_games=MOST_UPLOADED_GAMES, most_hands=MOST_UPLOADED_HANDS):
-    """Every game of ``uploads`` (``Upload`` values) as a ``service.CheckedGame``, file by file in order.
+def read_uploads(uploads, most_games, most_hands=MOST_UPLOADED_HANDS):
+    """Every game of ``uploads`` (``Upload`` values), ``most_games`` at most, as a ``service.CheckedGame``,
+    file by file in order.
 
     Raises ``DocumentError`` for the first file with a problem, named by its
     file name when there are several, with nothing of any file stored.

@@ -1,6 +1,6 @@
 """What a table can get wrong, as types with fields: every refusal of the rules is a ``RuleError``.
 
-The app words each kind once, in the reader's language (scorekeeper/web/explain.py).
+The app words each kind once, in the reader's language (scorekeeper/words/explain.py).
 The English message is for logs, the command line and failing tests.
 """
 

@@ -14,10 +14,12 @@ its revision, writes the rows and the trail, and commits: one transaction
 - ``trail``: the trail and its undo (entries written by ``entries``);
 - ``people``: the club's people (linking players, rename, merge, undo);
 - ``club``: the key of the club's secretary link; games left out of the season, waiting imports counted;
-- ``figures``: each game's figures (the games list's, each player's), kept for its revision;
+- ``figures``: each game's figures (the games list's, each player's), kept for its revision by every write;
+- ``ratings``: the club's ratings (openskill), followed game by game by every write;
+- ``refreshing``: kept figures and ratings that fell behind the hands, derived again and kept;
 - ``kept``: each game as this process last derived it, for its revision.
 
-What it raises, for the views to word (scorekeeper/web/explain.py):
+What it raises, for the views to word (scorekeeper/words/explain.py):
 
 - ``rules.RuleError`` subclasses: the rules refuse the change;
 - ``Conflict``: another device wrote first, or the database refused the
@@ -31,7 +33,7 @@ Views and commands never commit: ``grep -rn commit scorekeeper`` finds
 only ``service/writing.py``.
 """
 
-from . import figures, kept  # noqa: F401
+from . import figures, kept, refreshing  # noqa: F401
 from .club import (  # noqa: F401
     accept_game,
     change_game_date,

@@ -1,4 +1,4 @@
-"""What the service raises besides the engine's refusals, for the views to word (web/explain.py)."""
+"""What the service raises besides the engine's refusals, for the views to word (words/explain.py)."""
 
 from .. import rules
 

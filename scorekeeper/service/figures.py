@@ -11,7 +11,7 @@ transaction (``writing``): a write that has just scored the game passes its
 scoreboard, and recording one hand also the figures it tallied from the
 ones before (one hand's work, whatever the game's length); a write that
 changes nothing derived (a trick, the kitty, a void) moves them on to its
-revision. Figures of another revision are stale: ``refresh`` scores such
+revision. Figures of another revision are stale: ``refreshing.refresh`` scores such
 games from their rows, in a few statements for any number of them, and
 writes them afresh; ``refigure`` (the command ``flask refigure``) does so for
 every game. The hands win: no page shows a stale figure.
@@ -47,7 +47,7 @@ from ..db.models import (
 )
 from . import ratings
 
-SCORED_AT_ONCE = 500  # games read and scored in one go by ``refresh``: a few statements each, bounded memory
+SCORED_AT_ONCE = 500  # games read and scored in one go (``refreshing.refresh``): a few statements, bounded memory
 
 
 def list_facts(board, names):
@@ -262,19 +262,6 @@ def fresh():
     return and_(GameFigures.game_id == Game.id, GameFigures.revision == Game.revision)
 
 
-def list_facts_of(game_ids):
-    """The games list's facts of these games, as ``{game id: facts}``: those kept for each game's revision, the
-    stale ones scored from their hands (and kept)."""
-    rows = db.session.execute(
-        select(GameFigures.game_id, GameFigures.facts).join(Game, fresh())
-        .where(GameFigures.game_id.in_(game_ids))).all()
-    found = {game_id: json.loads(facts) for game_id, facts in rows}
-    stale = [game_id for game_id in game_ids if game_id not in found]
-    if stale:
-        found.update({game_id: list_facts(board, names) for game_id, (board, names) in refresh(stale).items()})
-    return found
-
-
 def stale_games(condition=None):
     """The ids of the games (all, or those meeting ``condition`` on ``Game``) whose figures are not kept for
     their revision.
@@ -302,50 +289,6 @@ _ALL_FRESH = select(and_(*(games == kept for games, kept in zip(_count_and_sum(G
                                                                  _count_and_sum(GameFigures, GameFigures.revision)))))
 
 
-def refresh(game_ids):
-    """Score these games from their rows and keep their figures, in a transaction of its own; their
-    ``{id: (board, names)}``. Each game is held while its figures are written, as a write holds it: one that
-    changed since it was read keeps the figures its own write made. Should the database refuse to keep them
-    now (another writer holds it), they are scored again next time."""
-    from .errors import Conflict
-    from .writing import writing  # writing keeps the figures of every write: it imports this module
-
-    scored = {}
-    for start in range(0, len(game_ids), SCORED_AT_ONCE):
-        batch = _scored(game_ids[start:start + SCORED_AT_ONCE])
-        try:
-            with writing():
-                people = set()
-                for game_id, game in batch.items():
-                    if db.session.execute(_HOLD, {"game": game_id, "revision": game.revision}).rowcount:
-                        people |= keep(game_id, game.revision, game.board, game.names, game.counted)
-                # Stale figures may be wrong figures: their people are added up again from the fresh ones.
-                refigure_people(people)
-        except Conflict:
-            pass
-        scored.update({game_id: (game.board, game.names) for game_id, game in batch.items()})
-    return scored
-
-
-# Holds a game as a write's claim does (locked on PostgreSQL, SQLite's one writer), if it is still at the revision
-# read, without moving it: a refresh does not change the game.
-_HOLD = (update(Game).where(Game.id == bindparam("game"), Game.revision == bindparam("revision"))
-         .values(revision=Game.revision).execution_options(synchronize_session=False))
-
-
-def refigure():
-    """Every game's figures and every person's written afresh from the hands (the command ``flask refigure``);
-    the ratings worked out again when next read. How many games."""
-    games = db.session.execute(select(Game.id).order_by(Game.id)).scalars().all()
-    refresh(games)
-    from .writing import writing
-
-    with writing():
-        db.session.execute(delete(PersonFigures))
-        refigure_people(db.session.execute(select(Player.person_id).distinct()).scalars().all())
-    return len(games)
-
-
 @dataclass(frozen=True)
 class _Scored:
     """A game read from its rows and scored: what ``keep`` writes its figures from."""
@@ -356,7 +299,7 @@ class _Scored:
     counted: bool
 
 
-def _scored(game_ids):
+def scored_games(game_ids):
     """Each of these games as ``{id: _Scored}``, read as plain rows in four statements and scored by the
     engine."""
     heads = db.session.execute(
@@ -405,7 +348,7 @@ def check():
         people.setdefault(game_id, {})[seat] = person
     games, seats = {}, {}
     for start in range(0, len(game_ids), SCORED_AT_ONCE):
-        for game_id, game in _scored(game_ids[start:start + SCORED_AT_ONCE]).items():
+        for game_id, game in scored_games(game_ids[start:start + SCORED_AT_ONCE]).items():
             games[game_id] = _game_row(game_id, game.revision, game.board, game.names)
             for row in _seat_rows(game_id, game.revision, game.board, people.get(game_id, {}), game.counted,
                                   rules.game_figures(game.board)):

@@ -3,7 +3,7 @@ are one person, when they are too alike to sit at one table or to be two people 
 refusal of a game in which one person would sit twice.
 
 The rules say what is wrong as a reason (``problem``); the web words it in
-the reader's language (web/explain.py). Column lengths are the database's
+the reader's language (words/explain.py). Column lengths are the database's
 (``db.models``); the limits here are those lengths.
 
 One function, ``compare``, tells two names apart: ``SAME`` (one person: "Ana", "ana ", "Ａｎａ",

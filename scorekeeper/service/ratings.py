@@ -16,7 +16,7 @@ database (a person's now, and each player's after each game) and follow a
 game that finishes after every other by rating that one game; any other
 change a rating depends on (a correction to a finished game's places, a
 void, a merge, a game dated earlier) has them worked out again from the
-first game when they are next read (``Club.ratings_version``).
+first game when they are next read (``Club.ratings_version``, ``refreshing.rated_again_if_need_be``).
 """
 
 import itertools
@@ -91,7 +91,7 @@ def rate_in_order(results):
     return now, after_game
 
 
-def _results(condition):
+def counted_results(condition):
     """The finished games the season counts that meet ``condition`` (on ``Game``), in the order played, each
     ``(game id, [(seat, person, place)])``: one statement."""
     rows = db.session.execute(
@@ -106,55 +106,11 @@ def _results(condition):
 def ratings_of(condition):
     """Each person's rating over the games meeting ``condition`` alone (a filtered season rates only its
     games), worked out now: ``{person id: Rating}``."""
-    return rate_in_order(_results(condition))[0]
-
-
-def rated_again_if_need_be():
-    """Have the kept ratings reach every change (one statement when they do): if a change since asks it, every
-    game is rated again and kept (when the database lets this request write), and those ratings returned,
-    ``{person id: Rating}``; None when the kept ones are up to date (``PersonFigures.mu``, ``sigma``)."""
-    version, done = db.session.execute(select(Club.ratings_version, Club.rated_version).where(Club.id == CLUB)).one()
-    return _rate_again(version) if done < version else None
-
-
-def kept_ratings():
-    """Each person's rating over the whole season, as kept (worked out again first if a change asks it):
-    ``{person id: Rating}``."""
-    again = rated_again_if_need_be()
-    if again is not None:
-        return again
-    return {person: Rating(mu, sigma) for person, mu, sigma in db.session.execute(
-        select(PersonFigures.person_id, PersonFigures.mu, PersonFigures.sigma).where(PersonFigures.mu.is_not(None)))}
-
-
-def _rate_again(version):
-    """Every counted finished game rated again from the first, kept as of ``version``; the ratings."""
-    from .errors import Conflict
-    from .writing import writing  # writing keeps the figures of every write, ratings among them
-
-    now, after_game = rate_in_order(_results(COUNTED))
-    try:
-        with writing():
-            db.session.execute(update(SeatFigures).values(mu=None, sigma=None)
-                               .where(SeatFigures.mu.is_not(None)), execution_options={"synchronize_session": False})
-            if after_game:
-                db.session.execute(_SET_SEAT_RATING, [
-                    {"game": game_id, "at": seat, "mu": rating.mu, "sigma": rating.sigma}
-                    for (game_id, seat), rating in after_game.items()],
-                    execution_options={"synchronize_session": False})
-            db.session.execute(update(PersonFigures).values(mu=None, sigma=None),
-                               execution_options={"synchronize_session": False})
-            if now:
-                set_people_ratings(now)
-            db.session.execute(update(Club).where(Club.id == CLUB, Club.rated_version < version)
-                               .values(rated_version=version), execution_options={"synchronize_session": False})
-    except Conflict:
-        pass  # another writer held the database: these ratings answer this request, and are worked out next time
-    return now
+    return rate_in_order(counted_results(condition))[0]
 
 
 # Core statements (not the ORM's bulk update by primary key), run once for many rows.
-_SET_SEAT_RATING = (update(SeatFigures.__table__).where(SeatFigures.game_id == bindparam("game"),
+SET_SEAT_RATING = (update(SeatFigures.__table__).where(SeatFigures.game_id == bindparam("game"),
                                                         SeatFigures.seat == bindparam("at"))
                     .values(mu=bindparam("mu"), sigma=bindparam("sigma")))
 _SET_PERSON_RATING = (update(PersonFigures.__table__).where(PersonFigures.person_id == bindparam("person"))

@@ -1,5 +1,5 @@
-"""The web side: one module per blueprint (none importing another), the responses they share, forms,
-the wording of every message (``explain``, ``i18n``) and the pages kept rendered (``rendered``)."""
+"""The web side: one module per blueprint (none importing another), the responses they share, forms and
+the pages kept rendered (``rendered``); the words they show come from ``scorekeeper.words``."""
 
 BLUEPRINTS = ("games", "hands", "trail", "live", "tricks", "seating", "people", "club", "pages", "sheet")
 
@@ -9,7 +9,8 @@ def init_app(app):
     from importlib import import_module
 
     from .. import rules, service
-    from . import assets, explain, forms, i18n, rendered, serving
+    from ..words import explain, i18n
+    from . import assets, forms, rendered, serving
 
     i18n.init_app(app)
     app.jinja_env.filters["explain"] = explain.explain

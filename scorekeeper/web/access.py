@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from flask import abort, current_app, g, make_response, render_template, session
 
 from .. import service
-from .i18n import _
+from ..words.i18n import _
 
 SESSION_KEYS = "scorer_keys"  # the name from when the session held the keys themselves
 KEPT_GAMES = 40  # passes of the newest games only: the session cookie stays well under a browser's 4 KB

@@ -12,11 +12,11 @@ from sqlalchemy.orm import aliased
 
 from .. import service
 from ..db.models import LARGEST_ID, Game, GameChange, GameImport, Person, PersonChange, Player, db
+from ..words.explain import club_entry, describe, game_changed_meanwhile, game_entry, people_changed_meanwhile
+from ..words.i18n import _, ngettext
 from .access import DEVICE_NAME, device_name, grant_secretary, is_secretary, matches, require_secretary
-from .explain import club_entry, describe, game_changed_meanwhile, game_entry, people_changed_meanwhile
 from .forms import BaseForm, DateForm, DeviceForm, GameSeasonForm, UndoMergeForm, VoidForm, whole_number
 from .game_pages import secretary_table
-from .i18n import _, ngettext
 from .responses import CONFLICT, INVALID, chosen
 
 bp = Blueprint("club", __name__)

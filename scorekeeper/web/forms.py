@@ -32,8 +32,8 @@ from ..db.models import (
 )
 from ..service import days
 from ..service import names as name_rules
-from .explain import moon_choice_refused, name_problem, player_name_errors
-from .i18n import _, lazy_gettext
+from ..words.explain import moon_choice_refused, name_problem, player_name_errors
+from ..words.i18n import _, lazy_gettext
 
 
 def whole_number(text, most=LARGEST_ID):

@@ -5,9 +5,9 @@ from flask import Response, abort, render_template
 
 from .. import service
 from ..db.models import read_trail, record_of_facts
+from ..words.explain import trail_entry, trail_now, why_not_undoable
 from .access import holds_key
 from .chart import score_chart
-from .explain import trail_entry, trail_now, why_not_undoable
 from .forms import ConfirmForm, GameSeasonForm
 from .rendered import game_revision, kept_row, load_kept_game
 from .responses import not_stored

@@ -10,9 +10,9 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from .. import rules, service
 from ..db.models import read_open_log
-from .explain import describe
+from ..words.explain import describe
+from ..words.i18n import _, names_list
 from .forms import THEIRS, ConfirmForm, HandForm, shown_value
-from .i18n import _, names_list
 from .rendered import kept_page, load_kept_game
 from .responses import CONFLICT, INVALID, load_game, reloaded
 

@@ -9,8 +9,8 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from flask.globals import request_ctx
 from markupsafe import escape
 
+from ..words.i18n import COOKIE, LANGUAGES, ONE_YEAR, SAFE_PATH, _
 from .access import KEPT_GAMES
-from .i18n import COOKIE, LANGUAGES, ONE_YEAR, SAFE_PATH, _
 
 bp = Blueprint("pages", __name__)
 

@@ -17,10 +17,10 @@ from ..db.models import (
     db,
 )
 from ..service import names as name_rules
+from ..words.explain import describe, people_changed_meanwhile
+from ..words.i18n import _, one_decimal
 from .access import device_name, is_secretary, require_secretary
-from .explain import describe, people_changed_meanwhile
 from .forms import MergeForm, RenameForm, SeasonForm, UndoMergeForm, whole_number
-from .i18n import _, one_decimal
 from .rendered import kept_row
 from .responses import CONFLICT, INVALID, chosen
 from .season import (

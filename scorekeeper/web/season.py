@@ -20,7 +20,7 @@ from sqlalchemy.orm import aliased
 from .. import rules, service
 from ..db.models import LARGEST_ID, Game, GameFigures, Person, PersonFigures, Player, SeatFigures, db
 from ..service import names as name_rules
-from .i18n import number, one_decimal, percent
+from ..words.i18n import number, one_decimal, percent
 
 QUICK_PICKS = 24  # the people offered on New game: the usual table and then some
 GAMES_A_PAGE = 50  # of a person's games, newest first
@@ -129,7 +129,7 @@ def counted(since=None, until=None):
 def _fresh_figures(condition):
     """Make the kept figures of the games meeting ``condition`` fresh: stale ones are scored from the hands
     and kept (the hands win). One statement when none is stale."""
-    service.figures.refresh(service.figures.stale_games(condition))
+    service.refreshing.refresh(service.figures.stale_games(condition))
 
 
 def season(since=None, until=None, min_games=0, person_id=None):
@@ -145,7 +145,7 @@ def season(since=None, until=None, min_games=0, person_id=None):
     condition = counted(since, until)
     _fresh_figures(condition)
     if whole:
-        rated_again = service.ratings.rated_again_if_need_be()
+        rated_again = service.refreshing.rated_again_if_need_be()
         query, parameters = _whole_season(for_one=person_id is not None), {"least": max(min_games, 1)}
         if person_id is not None:
             parameters["person_id"] = person_id

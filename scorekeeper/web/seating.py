@@ -8,10 +8,10 @@ word the error it may raise, and redirect.
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from .. import rules, service
+from ..words.explain import describe, house_rule
+from ..words.i18n import _
 from .access import is_scorer
-from .explain import describe, house_rule
 from .forms import GameRulesForm, HouseRulesForm, JoinForm, LeaveForm
-from .i18n import _
 from .responses import CONFLICT, INVALID, load_game
 
 bp = Blueprint("seating", __name__)

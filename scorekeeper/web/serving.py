@@ -23,7 +23,8 @@ from sqlalchemy.exc import OperationalError
 from .. import instance, service
 from ..db import migrate, needs_database
 from ..db.models import Game, close_database, db
-from . import i18n, logs, season
+from ..words import i18n
+from . import logs, season
 
 DEFAULT_PORT = 8150
 MOST_CONNECTIONS = 2000  # open connections one waitress process keeps (phones between polls included)
@@ -393,7 +394,7 @@ KEEP_ALIVE_SECONDS = 20  # longer than a phone's poll interval (1.5 s, static/li
 def _gunicorn_server():
     """gunicorn's application class, serving the app with ``gthread`` workers, each creating its own app.
 
-    No app is shared across the fork: each worker runs ``create_app()``
+    No app is shared across the fork: each worker makes its own (``app.another()``)
     (serve migrated the database before; one secret key in the instance
     folder), and every per-process cache is keyed by the game's revision.
     The addresses are printed once gunicorn has bound its port (its
@@ -449,9 +450,7 @@ def _gunicorn_server():
                     self.cfg.set(name, value)
 
         def load(self):
-            from .. import create_app
-
-            served = self.served = create_app()
+            served = self.served = app.another()
             settle_memory(served)
             return logs.access_logged(served) if self.access_log else served
 
@@ -604,7 +603,7 @@ def club_link_command(new_key, port):
 def refigure_command(only_check):
     """Derive every game's kept figures afresh from its hands (after an upgrade), or check them."""
     if not only_check:
-        click.echo(f"{service.figures.refigure()} games' figures derived from their hands.")
+        click.echo(f"{service.refreshing.refigure()} games' figures derived from their hands.")
         return
     differences = service.figures.check()
     for line in differences:

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from flask import Response, request
 
-from .i18n import _
+from ..words.i18n import _
 
 BYTE_ORDER_MARK = "\ufeff"  # how a spreadsheet (Excel above all) knows the file is UTF-8
 # A cell starting with one of these is read as a formula by spreadsheets (OWASP, "CSV Injection").

@@ -6,11 +6,11 @@ Views read the form, call ``service.undo``, word the error it may raise, and red
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
 from .. import rules, service
+from ..words.explain import describe, trail_entry
+from ..words.i18n import _
 from .access import is_scorer
-from .explain import describe, trail_entry
 from .forms import ConfirmForm
 from .game_pages import shown_entry, trail_page
-from .i18n import _
 from .responses import CONFLICT, load_game, not_stored
 
 bp = Blueprint("trail", __name__)

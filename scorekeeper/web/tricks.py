@@ -12,9 +12,9 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 
 from .. import rules, service
 from ..db.models import Game, db
-from .explain import describe, explain, quoted
+from ..words.explain import describe, explain, quoted
+from ..words.i18n import DEFAULT_LANGUAGE, LANGUAGES, _, card_examples, card_letters, seeds_trick, speaking
 from .forms import THEIRS, ConfirmForm, KittyForm, TrickForm, whole_number
-from .i18n import DEFAULT_LANGUAGE, LANGUAGES, _, card_examples, card_letters, seeds_trick, speaking
 from .responses import CONFLICT, INVALID, load_game, reloaded
 
 bp = Blueprint("tricks", __name__)
