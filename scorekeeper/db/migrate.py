@@ -1,6 +1,6 @@
 """Schema upgrades: the database is brought to the latest migration when `serve` starts, or by `migrate`.
 
-Migrations live in ``scorekeeper/migrations`` (Alembic). A database made
+Migrations live in ``scorekeeper/db/migrations`` (Alembic). A database made
 before migrations existed holds the first schema: it is stamped as such,
 then upgraded like any other. Upgrades add and fill; they never drop a game.
 """

@@ -1,4 +1,4 @@
-"""Alembic environment: migrations run on the app's own connection (see scorekeeper.migrate)."""
+"""Alembic environment: migrations run on the app's own connection (see scorekeeper.db.migrate)."""
 
 from alembic import context
 

@@ -1,40 +1,40 @@
-"""Database models: the facts a table recorded, never anything derived (R17)."""
+"""The facts a table recorded, as rows, and the one small place that turns them into engine values (R17).
 
-import itertools
+The rows: a game (its house rules among its columns, ``HOUSE_RULES``), its players, hands and takings, its
+trick logs and tricks, the players who joined or left; the club's people and the spellings that find them;
+the trails of a game, of the people and of the club's games; the imports; the club's own row. Nothing derived
+from the hands is stored here (``kept`` holds that), save the club's two numbers that say whether its kept
+ratings are up to date (``Club.ratings_version``, ``Club.rated_version``); ``Hand.has_tricks`` and
+``Game.playing_trick_by_trick`` are not stored but worked out by each query.
+
+The conversions: rows to engine values (``Hand.record``, ``hand_record``,
+``record_of_facts``, ``variant_of_row``, ``SeatChange.value``, and ``Scored``, which scores a stored ``Game``
+and a ``reads.ShownGame`` alike), and engine values to columns (``variant_columns``, ``hand_columns``,
+``taking_rows``, ``cards_text``); and the season's one rule of which games count (``counts_in_season``,
+``COUNTED``).
+"""
+
 import json
-import os
 import secrets
-import sqlite3
-from dataclasses import dataclass
 from datetime import date, datetime, timezone
-from functools import cache, partial
+from functools import cache
 
-from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import (
     CheckConstraint,
-    Double,
-    Engine,
     ForeignKey,
     Index,
     String,
     Text,
     UniqueConstraint,
     and_,
-    bindparam,
-    cast,
-    event,
     exists,
     false,
-    func,
-    select,
-    true,
 )
-from sqlalchemy.engine import make_url
 from sqlalchemy.ext.hybrid import hybrid_property
-from sqlalchemy.orm import DeclarativeBase, Mapped, column_property, mapped_column, relationship, selectinload
-from sqlalchemy.pool import QueuePool
+from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 
-from .. import instance, rules
+from ... import rules
+from .base import db
 
 NAME_LENGTH = 40
 GAME_NAME_LENGTH = 80
@@ -44,13 +44,6 @@ DEVICE_NAME_LENGTH = 40  # a secretary's name for their device ("Ana's phone")
 # past this, in a path or a form, names nothing and is never sent to the database.
 LARGEST_ID = 2**31 - 1
 LARGEST_TARGET = 1_000_000  # far past any game; keeps totals well inside the database's integers
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-db = SQLAlchemy(model_class=Base)
 
 
 def utcnow():
@@ -304,82 +297,6 @@ class PersonChange(db.Model):
     device: Mapped[str | None] = mapped_column(String(DEVICE_NAME_LENGTH))
 
 
-class GameFigures(db.Model):
-    """A game's derived figures, kept for one ``revision`` of it (a cache of what its hands say, R17): whether
-    it is over, the next hand's number, how many hands, and what the games list shows (``facts``: players,
-    totals, leader, winners). Written in the transaction of each write (service/figures.py), with the game's
-    ``SeatFigures``; rebuilt by ``flask refigure``. Figures of another revision are stale: the hands win."""
-
-    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
-    revision: Mapped[int]
-    roster: Mapped[int]  # everyone who sat at the table in this game
-    hands: Mapped[int]
-    over: Mapped[bool]
-    next_hand: Mapped[int | None]
-    facts: Mapped[str] = mapped_column(Text)  # JSON
-
-
-class FigureColumns:
-    """``rules.Figures`` after ``games``, field by field: a player's in one game, or a person's added up."""
-
-    finished: Mapped[int]
-    wins: Mapped[int]
-    hands: Mapped[int]
-    points: Mapped[int]
-    zero_hands: Mapped[int]
-    moons_subtracted: Mapped[int]
-    moons_added: Mapped[int]
-    hearts: Mapped[int]
-    marias: Mapped[int]
-
-
-FIGURE_COLUMNS = tuple(FigureColumns.__annotations__)  # their names, in ``rules.Figures``'s order
-
-
-class RatingColumns:
-    """A rating (service/ratings.py): a skill ``mu`` and its uncertainty ``sigma``; none until rated."""
-
-    # Double precision, named: SQLAlchemy 2.0 maps ``float`` to a Float, 2.1 to a Double.
-    mu: Mapped[float | None] = mapped_column(Double)
-    sigma: Mapped[float | None] = mapped_column(Double)
-
-
-class SeatFigures(FigureColumns, RatingColumns, db.Model):
-    """One player's figures in one game (``seat``: their roster number), kept with the game's ``GameFigures``
-    for the same ``revision``: their person and whether the game counts in the season (as the game and its
-    players say now), ``rules.Figures`` field by field, their ``total`` (a joiner's start included), for a
-    finished game they were at the end of their ``rules.Finish`` (place, players seated, margin), and, once
-    the club's ratings reach this game, their rating after it (``mu``, ``sigma``)."""
-
-
-    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
-    seat: Mapped[int] = mapped_column(primary_key=True)
-    revision: Mapped[int]
-    person_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"))
-    counted: Mapped[bool]  # not left out of the season
-    total: Mapped[int]
-    place: Mapped[int | None]
-    seated: Mapped[int | None]
-    margin: Mapped[int | None]
-    from_bottom: Mapped[int | None]  # seated - place: how near the bottom of the table they finished
-
-
-# A person's games, and their best and worst game each one seek, in the orders of web/season.Finish's keys.
-Index("ix_seat_figures_best", SeatFigures.person_id, SeatFigures.place, SeatFigures.margin.desc(),
-      SeatFigures.game_id.desc())
-Index("ix_seat_figures_worst", SeatFigures.person_id, SeatFigures.from_bottom, SeatFigures.margin,
-      SeatFigures.game_id.desc())
-
-
-class PersonFigures(FigureColumns, RatingColumns, db.Model):
-    """A person's figures over every game the season counts, kept as the sums of their ``SeatFigures``
-    (written with them, by each write to a game, a void, a merge), and their rating after the last game the
-    club's ratings reached (``Club.rated_version``)."""
-
-    person_id: Mapped[int] = mapped_column(ForeignKey("person.id"), primary_key=True)
-    games: Mapped[int]
-
-
 class GameChange(db.Model):
     """One entry of the club's trail of games: a game left out of the season ("void", with its reason),
     counted again ("count", keeping the reason it had), or its date changed ("date", ``facts`` holding the
@@ -601,7 +518,7 @@ class Trick(db.Model):
 class Change(db.Model):
     """One entry of a game's trail (R17): what one change found and what it left, as JSON facts.
 
-    ``action`` is one of ``table.Action``: a hand recorded, corrected or
+    ``action`` is one of ``service.Action``: a hand recorded, corrected or
     removed, a player who joined or left, the house rules changed, a trick
     or the kitty of the open hand entered, or an entry undone (``undoes_id``
     names it; an undo can be undone in turn). ``before`` and ``after`` are
@@ -618,7 +535,7 @@ class Change(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     at: Mapped[datetime] = mapped_column(default=utcnow)
-    action: Mapped[str] = mapped_column(String(16))  # a table.Action
+    action: Mapped[str] = mapped_column(String(16))  # a service.Action (service/entries.py)
     hand_number: Mapped[int]
     hand_key: Mapped[int | None]
     after_key: Mapped[int | None]
@@ -631,12 +548,6 @@ class Change(db.Model):
     def record_of(text):
         """The engine record kept as ``text`` (None stays None)."""
         return None if text is None else record_of_facts(json.loads(text))
-
-    @staticmethod
-    def trick_log_of(text):
-        """The trick log kept with a removed hand's facts, as a new unsaved ``TrickLog``, or None."""
-        tricks = json.loads(text).get("tricks") if text else None
-        return None if tricks is None else TrickLog.from_facts(tricks)
 
 
 @cache
@@ -658,67 +569,6 @@ def hand_record(takings, moon, uncollected=None):
                             None if uncollected is None else taken(*uncollected))
 
 
-# --- A game as its pages read it ---------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ShownHand:
-    """A recorded hand as a page shows it: plain values, no ORM object."""
-
-    key: int
-    number: int
-    has_tricks: bool
-    facts: rules.HandRecord
-
-    def record(self):
-        return self.facts
-
-
-@dataclass(frozen=True)
-class ShownGame(Scored):
-    """A game as the table view, the watch page and the display read it: plain values from rows.
-
-    The first view after a change builds no ORM object: a 40-hand game of 11
-    players is about 500 rows, which as ORM objects cost most of the page.
-    The trail is read apart (``read_trail``): a page shows its newest entries.
-    """
-
-    id: int
-    name: str
-    target: int
-    first_dealer: int
-    revision: int
-    scorer_key: str
-    created_at: datetime
-    last_hand_key: int
-    playing_trick_by_trick: bool
-    voided_at: datetime | None
-    void_reason: str | None
-    waiting: bool
-    played_on: date
-    moon_points: int
-    moon_choice: str
-    passing: str
-    cards_passed: int
-    jack_of_diamonds: int
-    names: tuple[str, ...]  # what a game keeps of its players: not their people, which a merge changes
-    hands: tuple[ShownHand, ...]
-    seat_changes: tuple["ShownSeatChange", ...] = ()
-    open_log_facts: tuple | None = None  # as ``Game.open_log_facts``
-
-
-@dataclass(frozen=True)
-class ShownSeatChange(SeatChangeFacts):
-    """A seat change as a page reads it, with ``SeatChange``'s columns."""
-
-    id: int
-    kind: str
-    before_hand: int
-    player: int
-    at: int | None
-    start: int | None
-
-
 # A hand's uncollected counts, as statements read them (``uncollected`` puts them back together).
 UNCOLLECTED_COLUMNS = (Hand.uncollected_hearts, Hand.uncollected_marias, Hand.uncollected_jacks)
 
@@ -726,114 +576,6 @@ UNCOLLECTED_COLUMNS = (Hand.uncollected_hearts, Hand.uncollected_marias, Hand.un
 def uncollected(row):
     """A row's (or ORM hand's) uncollected hearts, Black Marias and J♦, for ``hand_record``."""
     return row.uncollected_hearts, row.uncollected_marias, row.uncollected_jacks
-
-
-_SHOWN_GAME_COLUMNS = ("id", "name", "target", "first_dealer", "revision", "scorer_key", "created_at", "last_hand_key",
-                       "playing_trick_by_trick", "voided_at", "void_reason", "waiting", "played_on",
-                       *HOUSE_RULES)
-
-
-def read_shown_game(game_id):
-    """Game ``game_id`` as its pages show it, in two statements whatever its length; None if there is none."""
-    seat_changes = _seat_changes_text(game_id)
-    seated = db.session.execute(
-        select(*(getattr(Game, column) for column in _SHOWN_GAME_COLUMNS),
-               seat_changes.c.seat_changes, *_open_log_columns(), Player.name.label("player"))
-        .join(Player, Player.game_id == Game.id)
-        .outerjoin(seat_changes, true())
-        .where(Game.id == game_id)
-        .order_by(Player.seat)
-    ).all()
-    if not seated:
-        return None
-    rows = db.session.execute(
-        select(Hand.key, Hand.number, Hand.has_tricks, Hand.moon, *UNCOLLECTED_COLUMNS, Taking.hearts, Taking.marias,
-               Taking.jacks)
-        .join(Taking, Taking.hand_id == Hand.id)
-        .where(Hand.game_id == game_id)
-        .order_by(Hand.number, Taking.seat)
-    )
-    hands = []
-    for _hand, takings in itertools.groupby(rows, key=lambda row: row.key):
-        takings = list(takings)
-        hand = takings[0]
-        hands.append(ShownHand(hand.key, hand.number, hand.has_tricks, hand_record(
-            ((row.hearts, row.marias, row.jacks) for row in takings), hand.moon, uncollected(hand))))
-    head = seated[0]._mapping
-    log = (None if head["log_id"] is None
-           else (head["log_id"], head["log_tricks"], head["log_kitty"], head["log_last_trick"]))
-    return ShownGame(**{column: head[column] for column in _SHOWN_GAME_COLUMNS},
-                     names=tuple(row.player for row in seated), hands=tuple(hands),
-                     seat_changes=_read_seat_changes_text(head["seat_changes"]), open_log_facts=log)
-
-
-def read_trail(game_id, newest=None):
-    """Game ``game_id``'s trail entries as plain rows with ``Change``'s columns, newest first, and how many it
-    has: every entry, or the ``newest`` ones and the entries they undo (an undo's first entry included, at
-    any depth), in one statement whatever the trail's length."""
-    if newest is None:
-        rows = db.session.execute(_trail_statement(None), {"game_id": game_id}).all()
-        return tuple(rows), len(rows)
-    rows = db.session.execute(_trail_statement(newest), {"game_id": game_id}).all()
-    return tuple(rows), rows[0].entries if rows else 0
-
-
-@cache
-def _trail_statement(newest):
-    """The statement of ``read_trail``, made once a process for each ``newest``."""
-    entries = select(Change.__table__).where(Change.game_id == bindparam("game_id"))
-    if newest is None:
-        return entries.order_by(Change.id.desc())
-    latest = entries.order_by(Change.id.desc()).limit(newest).subquery()
-    chain = select(latest).cte("chain", recursive=True)
-    chain = chain.union(select(Change.__table__).join(chain, Change.id == chain.c.undoes_id))
-    count = select(func.count(Change.id)).where(Change.game_id == bindparam("game_id")).scalar_subquery()
-    return select(chain, count.label("entries")).order_by(chain.c.id.desc())
-
-
-def read_open_log(game_id):
-    """The trick log of the hand being played trick by trick in game ``game_id``, with its tricks; or None."""
-    return db.session.execute(
-        select(TrickLog).where(TrickLog.game_id == game_id, TrickLog.hand_id.is_(None))
-        .options(selectinload(TrickLog.tricks))).scalars().first()
-
-
-def _open_log_columns():
-    """The open hand's trick log, as columns of the game's own statement: its id, its tricks, its kitty and
-    its last trick's cards."""
-    # Correlated to the outer statement's game explicitly: nested in the other
-    # columns' subqueries, automatic correlation would take any game's open log.
-    log_id = (select(TrickLog.id).where(TrickLog.game_id == Game.id, TrickLog.hand_id.is_(None))
-              .limit(1).correlate(Game).scalar_subquery())
-    tricks = select(func.count(Trick.id)).where(Trick.log_id == log_id).scalar_subquery()
-    kitty = select(TrickLog.kitty).where(TrickLog.id == log_id).scalar_subquery()
-    last = (select(Trick.cards).where(Trick.log_id == log_id).order_by(Trick.number.desc()).limit(1)
-            .scalar_subquery())
-    return log_id.label("log_id"), tricks.label("log_tricks"), kitty.label("log_kitty"), last.label("log_last_trick")
-
-
-_SEAT_CHANGE_COLUMNS = (SeatChange.id, SeatChange.kind, SeatChange.before_hand, SeatChange.player,
-                        SeatChange.at, SeatChange.start)
-
-
-def _seat_changes_text(game_id):
-    """Game ``game_id``'s seat changes as one text, "id kind before_hand player at start" for each, separated
-    by ";" (in no set order): a derived table of one row, aggregated once, not once for each player's row."""
-    fields = [func.coalesce(cast(column, String), "-") for column in _SEAT_CHANGE_COLUMNS]
-    row = fields[0]
-    for field in fields[1:]:
-        row = row + " " + field
-    return (select(func.aggregate_strings(row, ";").label("seat_changes"))
-            .where(SeatChange.game_id == game_id).subquery("seat_changes"))
-
-
-def _read_seat_changes_text(text):
-    """The seat changes of ``_seat_changes_text``, in the order they were made."""
-    rows = sorted((entry.split(" ") for entry in (text or "").split(";") if entry), key=lambda row: int(row[0]))
-    return tuple(
-        ShownSeatChange(int(seat), kind, int(before_hand), int(player), None if at == "-" else int(at),
-                        None if start == "-" else int(start))
-        for seat, kind, before_hand, player, at, start in rows)
 
 
 # Whether a hand was played trick by trick, and whether a hand is being played
@@ -847,73 +589,3 @@ Game.playing_trick_by_trick = column_property(
 def cards_text(cards):
     """Cards as stored: their short names separated by spaces."""
     return " ".join(str(card) for card in cards)
-
-
-@event.listens_for(Engine, "connect")
-def _configure_sqlite(connection, _record):
-    """SQLite in WAL mode with foreign keys on: readers never block the writer,
-    and a killed process leaves every committed hand whole."""
-    if isinstance(connection, sqlite3.Connection):
-        cursor = connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=10000")
-        cursor.close()
-
-
-def close_database(app):
-    """Close every connection ``app`` holds, folding SQLite's write-ahead log into the database file first
-    (``wal_checkpoint(TRUNCATE)``), so that once the process stops the file alone holds every commit, even
-    while another process still has it open. An engine that holds no connection is left unconnected: a
-    command's --help opens no database."""
-    with app.app_context():
-        db.session.remove()
-        for engine in db.engines.values():
-            try:
-                if engine.dialect.name == "sqlite" and _holds_connections(engine.pool):
-                    with engine.connect() as connection:
-                        connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-            finally:
-                engine.dispose()
-
-
-def _holds_connections(pool):
-    """Whether ``pool`` has a connection open, idle or in use (a SQLite file's pool counts them)."""
-    return isinstance(pool, QueuePool) and pool.checkedin() + pool.checkedout() > 0
-
-
-def init_app(app):
-    """Bind the database to the app, connecting to nothing (a command's --help writes nothing anywhere): a new
-    SQLite file is made as it is first connected to, readable by its owner only."""
-    db.init_app(app)
-    with app.app_context():
-        engine = db.engine
-    path = sqlite_file(engine.url)
-    if path:
-        event.listen(engine, "do_connect", partial(_create_sqlite_file, path, os.path.abspath(app.instance_path)))
-
-
-def sqlite_file(url):
-    """The path of the file of the SQLite database at ``url``; None for another database, or one in memory."""
-    url = make_url(url)
-    path = url.database
-    if url.get_backend_name() != "sqlite" or not path or path == ":memory:" or path.startswith("file:"):
-        return None
-    return os.path.abspath(path)
-
-
-def _create_sqlite_file(path, instance_folder, *_connecting):
-    """Before a connection to the SQLite file ``path``: make it, with mode 0600, if it is new (it holds every
-    game's scorer key; SQLite gives its -wal and -shm files the same permissions). The instance's own database
-    makes the instance folder too, and says in one line why it cannot; of a database configured elsewhere,
-    SQLite says what is wrong, in one line (``migrate.reach``)."""
-    if os.path.exists(path):
-        return
-    if os.path.dirname(path) == instance_folder:
-        with instance.writing(instance_folder):
-            instance.create_private_file(path)
-        return
-    try:
-        instance.create_private_file(path)
-    except OSError:
-        pass
