@@ -121,6 +121,24 @@ def random_hand(rng, players, number, first_dealer, mix=MIXED):
     return rules.HandRecord(tuple(taken), moon), entry
 
 
+# --- House rules ---------------------------------------------------------------------
+
+
+def house_variants(offered_only=False):
+    """``rules.Variant`` values drawing every registered house rule (``rules.HOUSE_RULES``): what a form offers
+    (``offered_only``), or anything the engine takes (a number it allows, a passing cycle of 1 to 12
+    directions). A rule registered is drawn at once, with no test to update."""
+    from hypothesis import strategies as st
+
+    def values(rule):
+        if rule.cycle and not offered_only:
+            return st.lists(st.sampled_from(list(rule.kind)), min_size=1,
+                            max_size=rules.LONGEST_PASSING_CYCLE).map(tuple)
+        return st.sampled_from(rule.offered if offered_only else (rule.allowed or rule.offered))
+
+    return st.builds(rules.Variant, **{rule.name: values(rule) for rule in rules.HOUSE_RULES})
+
+
 # --- Game documents ---------------------------------------------------------------
 
 

@@ -75,7 +75,6 @@ from scorekeeper import create_app, rules, service
 from scorekeeper.db.models import Game, Person, PersonChange, Player, db
 from scorekeeper.service import kept
 from scorekeeper.web import rendered
-from scorekeeper.web.forms import PASSING_CYCLES
 from scorekeeper.web.responses import load_game
 
 from .conftest import close, fresh_database
@@ -570,11 +569,12 @@ def spelled(rng, names):
 
 def random_house_rules(rng):
     """House rules at random, as the form's fields (without the ``rules-`` prefix)."""
-    chosen = {"moon_points": str(rng.choice(rules.MOON_POINTS_CHOICES)),
-              "moon_choice": rng.choice(list(rules.MoonRule)).value, "passing": rng.choice(PASSING_CYCLES),
-              "cards_passed": str(rng.choice(rules.CARDS_PASSED_CHOICES))}
-    if rng.random() < 0.3:
-        chosen["jack_of_diamonds"] = "y"
+    chosen = {}
+    for house_rule in rules.HOUSE_RULES:  # every registered rule, each as its control asks it
+        if house_rule.control == "radios":
+            chosen[house_rule.name] = house_rule.form_text(rng.choice(house_rule.offered))
+        elif rng.random() < 0.3:
+            chosen[house_rule.name] = "y"
     return chosen
 
 

@@ -25,7 +25,6 @@ from .. import rules, service
 from ..db import needs_database
 from ..db.models import (
     DEVICE_NAME_LENGTH,
-    HOUSE_RULES,
     LARGEST_ID,
     NAME_LENGTH,
     VOID_REASON_LENGTH,
@@ -545,7 +544,7 @@ def _seat_facts_problem(entry, _checked):
 def _rules_facts_problem(entry, _checked):
     """What is wrong with a house rules entry's facts (``Variant.facts``), or None."""
     for facts in (entry.before, entry.after):
-        if not isinstance(facts, dict) or set(facts) != set(HOUSE_RULES):
+        if not isinstance(facts, dict) or set(facts) != set(rules.HOUSE_RULE_NAMES):
             return "a house rules entry has the house rules before and after it, each of them."
         try:
             rules.Variant.from_facts(facts)

@@ -129,12 +129,15 @@ from .trick import (  # noqa: F401
 )
 from .variant import (  # noqa: F401
     CARDS_PASSED_CHOICES,
+    HOUSE_RULE_NAMES,
     HOUSE_RULES,
     JACK_OF_DIAMONDS_CHOICES,
     LONGEST_PASSING_CYCLE,
     MOON_POINTS_CHOICES,
+    PASSING_CYCLES,
     SEEDS,
     Direction,
+    HouseRule,
     Moon,
     MoonRule,
     Variant,

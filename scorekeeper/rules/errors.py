@@ -265,20 +265,14 @@ class HandAfterGameOver(RuleError):
 
 
 class HouseRuleRefused(RuleError):
-    """A house rule with a value the app does not offer; ``name`` is the setting."""
+    """A house rule with a value the app does not offer; ``name`` is the setting, ``rule`` the printed rule it
+    varies (its registry entry's, ``variant.HOUSE_RULES``; none for a setting that is no house rule)."""
 
-    def __init__(self, name: str, value: object):
+    def __init__(self, name: str, value: object, rule: str = ""):
         super().__init__(f"the house rule {name} cannot be {value!r}")
         self.name = name
         self.value = value
-        self.rule = _RULE_REPLACED.get(name, "R14")
-
-
-# The seeds' rule each house rule replaces, as the rules page shows them side by side.
-_RULE_REPLACED = {
-    "moon_points": "R15", "moon_choice": "R15", "passing": "R5", "cards_passed": "R5",
-    "jack_of_diamonds": "R14",
-}
+        self.rule = rule
 
 
 class JacksFixed(RuleError):

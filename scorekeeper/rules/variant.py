@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import HouseRuleRefused, MoonChoiceNeeded, MoonNotAllowed
 
@@ -50,6 +51,108 @@ MOON_POINTS_CHOICES = (26, 52)  # R15 (e): the seeds' 26, or the whole two-deck 
 CARDS_PASSED_CHOICES = range(1, 6)
 JACK_OF_DIAMONDS_CHOICES = (0, -10)
 LONGEST_PASSING_CYCLE = 12
+# Passing cycles a form offers (R5): the seeds' first, then the usual Hearts ones; a game may hold any other
+# cycle of 1 to LONGEST_PASSING_CYCLE directions (an imported game's).
+PASSING_CYCLES = tuple(tuple(Direction(word) for word in cycle.split()) for cycle in (
+    "left right", "left right across", "left right across hold", "left right hold", "left", "hold"))
+
+
+# --- The registry of house rules -----------------------------------------------------------------------------
+#
+# Each house rule is one entry of HOUSE_RULES: its name (the field of ``Variant``, the column of a game's row,
+# the form's field and the game document's key), the printed rule it varies, its default (the seeds'), the
+# values a form offers, which values the engine takes, and how it is stored and written in a document. The
+# model's columns, the form's fields and checks, the page's controls, the documents' fields and the tests'
+# strategies are derived from it; the words are the words layer's (scorekeeper/words/house_rules.py), one
+# entry a rule, which a test holds to the registry. docs/house-rules.md adds one, as a worked example.
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """One house rule, as the whole app knows it (see HOUSE_RULES).
+
+    ``default`` is the seeds' value (``Variant``'s field has it too: a test holds them equal); ``offered``
+    the values a form offers, in the order shown; ``control`` how a form asks for it: ``"radios"`` (one of
+    ``offered``) or ``"checkbox"`` (ticked: the offered value that is not the default). ``stored`` is the
+    column's kind, ``int`` or ``str`` (of at most ``longest`` characters). A number, or a choice of
+    ``kind`` (an enum), is held as itself; a ``cycle`` of ``kind`` values as a tuple of 1 to
+    ``LONGEST_PASSING_CYCLE``, stored as their values joined by spaces and written in a document as a list.
+    """
+
+    name: str
+    varies: str  # the printed rule it varies, as the pages cite it (R5, R14, R15)
+    default: Any
+    offered: tuple
+    stored: type = int
+    kind: type[enum.Enum] | None = None  # the enum its values are, if any
+    cycle: bool = False
+    allowed: tuple = ()  # the numbers the engine takes, when more than those offered
+    control: str = "radios"
+    longest: int = 0  # a stored text's most characters
+
+    def checked(self, value: Any) -> Any:
+        """``value`` as the engine holds it, or ``HouseRuleRefused``."""
+        try:
+            if self.cycle:
+                if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+                    raise ValueError(value)
+                held = tuple(self._of_kind(each) for each in value)
+                if not 1 <= len(held) <= LONGEST_PASSING_CYCLE:
+                    raise ValueError(value)
+                return held
+            if self.kind is not None:
+                return self._of_kind(value)
+        except (TypeError, ValueError):
+            raise HouseRuleRefused(self.name, value, self.varies) from None
+        if type(value) is not int or value not in (self.allowed or self.offered):
+            raise HouseRuleRefused(self.name, value, self.varies)
+        return value
+
+    def _of_kind(self, value: Any) -> enum.Enum:
+        assert self.kind is not None
+        return self.kind(value)
+
+    def stored_value(self, value: Any) -> int | str:
+        """The engine's ``value`` as the game's row stores it."""
+        if self.cycle:
+            return " ".join(each.value for each in value)
+        if self.kind is not None:
+            return value.value
+        return value
+
+    def from_stored(self, stored: Any) -> Any:
+        """A row's stored value as the engine's (checked by ``Variant``)."""
+        return tuple(stored.split()) if self.cycle else stored
+
+    def document_value(self, value: Any) -> Any:
+        """The engine's ``value`` as a game document writes it (plain JSON)."""
+        if self.cycle:
+            return [each.value for each in value]
+        return self.stored_value(value)
+
+    def form_text(self, value: Any) -> str:
+        """The engine's ``value`` as a form's choice carries it ("26", "either", "left right")."""
+        return str(self.stored_value(value))
+
+    def from_form(self, text: str) -> Any:
+        """A form's choice as the engine's value (checked by ``Variant``): the inverse of ``form_text``."""
+        return int(text) if self.stored is int else self.from_stored(text)
+
+    @property
+    def ticked(self) -> Any:
+        """A tick box's value when ticked: the offered value that is not the default."""
+        return next(value for value in self.offered if value != self.default)
+
+
+HOUSE_RULES = (
+    HouseRule("moon_points", "R15", 26, MOON_POINTS_CHOICES),
+    HouseRule("moon_choice", "R15", MoonRule.EITHER, tuple(MoonRule), stored=str, kind=MoonRule, longest=8),
+    HouseRule("passing", "R5", PASSING_CYCLES[0], PASSING_CYCLES, stored=str, kind=Direction, cycle=True,
+              longest=8 * LONGEST_PASSING_CYCLE),
+    HouseRule("cards_passed", "R5", 3, tuple(CARDS_PASSED_CHOICES)),
+    HouseRule("jack_of_diamonds", "R14", 0, JACK_OF_DIAMONDS_CHOICES, control="checkbox"),
+)
+HOUSE_RULE_NAMES = tuple(rule.name for rule in HOUSE_RULES)
 
 
 @dataclass(frozen=True)
@@ -70,41 +173,20 @@ class Variant:
     jack_of_diamonds: int = 0  # points for each J♦ taken; 0 in the seeds
 
     def __post_init__(self):
-        try:
-            object.__setattr__(self, "moon_choice", MoonRule(self.moon_choice))
-        except ValueError:
-            raise HouseRuleRefused("moon_choice", self.moon_choice) from None
-        passing = self.passing
-        if isinstance(passing, (str, bytes)) or not isinstance(passing, Iterable):
-            raise HouseRuleRefused("passing", passing)
-        try:
-            passing = tuple(Direction(direction) for direction in passing)
-        except (TypeError, ValueError):
-            raise HouseRuleRefused("passing", self.passing) from None
-        if not 1 <= len(passing) <= LONGEST_PASSING_CYCLE:
-            raise HouseRuleRefused("passing", self.passing)
-        object.__setattr__(self, "passing", passing)
-        for name, allowed in (("moon_points", MOON_POINTS_CHOICES), ("cards_passed", CARDS_PASSED_CHOICES),
-                              ("jack_of_diamonds", JACK_OF_DIAMONDS_CHOICES)):
-            value = getattr(self, name)
-            if type(value) is not int or value not in allowed:
-                raise HouseRuleRefused(name, value)
+        for rule in HOUSE_RULES:
+            object.__setattr__(self, rule.name, rule.checked(getattr(self, rule.name)))
 
     @classmethod
     def from_facts(cls, facts: Mapping[str, object]) -> Variant:
         """The variant of the house rules as a game document writes them (``facts()``); missing ones are the seeds'."""
-        unknown = set(facts) - set(HOUSE_RULES)
+        unknown = sorted(set(facts) - set(HOUSE_RULE_NAMES))
         if unknown:
-            raise HouseRuleRefused(sorted(unknown)[0], facts[sorted(unknown)[0]])
-        return cls(**facts)
+            raise HouseRuleRefused(unknown[0], facts[unknown[0]])
+        return cls(**facts)  # type: ignore[arg-type]
 
     def facts(self) -> dict[str, object]:
-        """The house rules as plain JSON-ready values."""
-        return {
-            "moon_points": self.moon_points, "moon_choice": self.moon_choice.value,
-            "passing": [direction.value for direction in self.passing],
-            "cards_passed": self.cards_passed, "jack_of_diamonds": self.jack_of_diamonds,
-        }
+        """The house rules as plain JSON-ready values, by name, in the registry's order."""
+        return {rule.name: rule.document_value(getattr(self, rule.name)) for rule in HOUSE_RULES}
 
     def changed(self) -> tuple[str, ...]:
         """The names of the house rules where this game differs from the seeds."""
@@ -146,7 +228,6 @@ class Variant:
         return direction
 
 
-HOUSE_RULES = ("moon_points", "moon_choice", "passing", "cards_passed", "jack_of_diamonds")
 SEEDS = Variant()
 
 

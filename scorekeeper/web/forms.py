@@ -28,11 +28,11 @@ from ..db.models import (
     LARGEST_ID,
     LARGEST_TARGET,
     VOID_REASON_LENGTH,
-    variant_columns,
 )
 from ..service import days
 from ..service import names as name_rules
 from ..words.explain import moon_choice_refused, name_problem, player_name_errors
+from ..words.house_rules import WORDS as HOUSE_RULE_WORDS
 from ..words.i18n import _, lazy_gettext
 
 
@@ -190,57 +190,66 @@ class ContestedForm(GameChangeForm):
 
 # --- House rules ---------------------------------------------------------------
 
-# Passing cycles offered as house rules (R5): the seeds' first, then the usual Hearts ones.
-PASSING_CYCLES = ("left right", "left right across", "left right across hold", "left right hold", "left",
-                  "hold")
-
 
 class HouseRulesForm(Form):
-    """The house rules of a game (``rules.Variant``); their defaults are the seeds' game."""
-
-    moon_points = ChoiceField(choices=[SelectChoice(str(points)) for points in rules.MOON_POINTS_CHOICES],
-                              coerce=int, default=rules.SEEDS.moon_points,
-                              message=lazy_gettext("Choose what a moon is worth."))
-    moon_choice = ChoiceField(choices=[SelectChoice(choice.value) for choice in rules.MoonRule],
-                              default=rules.SEEDS.moon_choice.value,
-                              message=lazy_gettext("Choose how a moon may score."))
-    passing = ChoiceField(choices=[SelectChoice(cycle) for cycle in PASSING_CYCLES],
-                          default=PASSING_CYCLES[0], message=lazy_gettext("Choose a passing cycle."))
-    cards_passed = ChoiceField(choices=[SelectChoice(str(count)) for count in rules.CARDS_PASSED_CHOICES],
-                               coerce=int, default=rules.SEEDS.cards_passed,
-                               message=lazy_gettext("Choose how many cards are passed."))
-    jack_of_diamonds = BooleanField()
+    """The house rules of a game (``rules.Variant``): one field a registered house rule (``rules.HOUSE_RULES``,
+    added below the class), each the seeds' unless chosen otherwise."""
 
     def offer(self, variant):
-        """Offer ``variant``'s passing cycle too, if it is none of the usual ones (an imported game's)."""
-        cycle = variant_columns(variant)["passing"]
-        if cycle not in PASSING_CYCLES:
-            self.passing.choices = [*self.passing.choices, SelectChoice(cycle)]
+        """Offer ``variant``'s values too where the form offers none such (an imported game's passing cycle)."""
+        for rule in rules.HOUSE_RULES:
+            field = self[rule.name]
+            text = rule.form_text(getattr(variant, rule.name))
+            if rule.control == "radios" and text not in {choice.value for choice in field.choices}:
+                field.choices = [*field.choices, SelectChoice(text)]
 
     @property
     def variant_chosen(self):
         """Whether the rules posted differ from the seeds' (the page keeps them in view)."""
         try:
             return self.variant() != rules.SEEDS
-        except (rules.RuleError, AttributeError, TypeError):
+        except (rules.RuleError, AttributeError, TypeError, ValueError):
             return False
 
     def variant(self):
         """The house rules chosen, as the engine's value (the form has validated)."""
-        return rules.Variant(
-            moon_points=self.moon_points.data, moon_choice=self.moon_choice.data,
-            passing=tuple(self.passing.data.split()), cards_passed=self.cards_passed.data,
-            jack_of_diamonds=rules.JACK_OF_DIAMONDS_CHOICES[1] if self.jack_of_diamonds.data else 0,
-        )
+        return rules.Variant(**{rule.name: _chosen(rule, self[rule.name].data) for rule in rules.HOUSE_RULES})
 
     def problems(self):
-        return [Problem(error, f"{field.id}-0") for field in (self.moon_points, self.moon_choice, self.passing,
-                                                              self.cards_passed) for error in field.errors]
+        return [Problem(error, f"{self[rule.name].id}-0") for rule in rules.HOUSE_RULES if rule.control == "radios"
+                for error in self[rule.name].errors]
 
     @staticmethod
     def data_of(variant):
-        """A variant as this form's data: a game's columns, the J♦ rule a tick box."""
-        return {**variant_columns(variant), "jack_of_diamonds": bool(variant.jack_of_diamonds)}
+        """A variant as this form's data: each rule's choice, a tick box's whether it is ticked."""
+        return {rule.name: _form_data(rule, getattr(variant, rule.name)) for rule in rules.HOUSE_RULES}
+
+
+def _house_rule_field(rule):
+    """The form's field of a registered house rule: a tick box, or a choice of the values it offers."""
+    if rule.control == "checkbox":
+        return BooleanField()
+    return ChoiceField(choices=[SelectChoice(rule.form_text(value)) for value in rule.offered],
+                       coerce=int if rule.stored is int else str, default=_form_data(rule, rule.default),
+                       message=HOUSE_RULE_WORDS[rule.name].unchosen)
+
+
+def _chosen(rule, data):
+    """The engine's value of a rule's field's ``data``."""
+    if rule.control == "checkbox":
+        return rule.ticked if data else rule.default
+    return data if rule.stored is int else rule.from_form(data)
+
+
+def _form_data(rule, value):
+    """A rule's engine ``value`` as its field's data."""
+    if rule.control == "checkbox":
+        return value != rule.default
+    return value if rule.stored is int else rule.form_text(value)
+
+
+for _rule in rules.HOUSE_RULES:
+    setattr(HouseRulesForm, _rule.name, _house_rule_field(_rule))
 
 
 class GameRulesForm(GameChangeForm):

@@ -8,7 +8,8 @@ word the error it may raise, and redirect.
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from .. import rules, service
-from ..words.explain import describe, house_rule
+from ..words.explain import describe
+from ..words.house_rules import house_rule
 from ..words.i18n import _
 from .access import is_scorer
 from .forms import GameRulesForm, HouseRulesForm, JoinForm, LeaveForm

@@ -23,7 +23,6 @@ from .i18n import (
     hearts_count,
     marias_count,
     names_list,
-    ngettext,
 )
 
 QUOTED_LENGTH = 77  # characters of a refused value a message quotes, then "…": a line, never a file's worth
@@ -429,39 +428,6 @@ def player_name_errors(seated):
             errors[seat] = _("%(name)s is already at the table (seat %(seat)d); give each player a different name.",
                              name=seated[repeats[seat]], seat=repeats[seat] + 1)
     return errors
-
-
-# --- House rules ---------------------------------------------------------------------
-
-
-def house_rule(name, variant):
-    """One house rule of ``variant`` in words, as the table view and the rules page show it."""
-    if name == "moon_points":
-        return _("a moon is worth %(points)d", points=variant.moon_points)
-    if name == "moon_choice":
-        return moon_rule(variant.moon_choice, variant.moon_points)
-    if name == "passing":
-        return _("passing cycle: %(cycle)s", cycle=names_list(direction_word(d) for d in variant.passing))
-    if name == "cards_passed":
-        return ngettext("%(num)d card passed", "%(num)d cards passed", variant.cards_passed)
-    return _("each J♦ taken scores %(points)d", points=variant.jack_of_diamonds)
-
-
-def moon_rule(choice, points):
-    """How a moon may score under the ``rules.MoonRule`` ``choice``."""
-    if choice is rules.MoonRule.SUBTRACT:
-        return _("the moon always subtracts %(points)d from the shooter", points=points)
-    if choice is rules.MoonRule.ADD:
-        return _("the moon always adds %(points)d to everyone else", points=points)
-    return _("the shooter chooses how the moon scores")
-
-
-def direction_word(direction):
-    """One passing direction (a ``rules.Direction`` or its value) as a word (R5)."""
-    return {
-        rules.Direction.LEFT: _("left"), rules.Direction.RIGHT: _("right"),
-        rules.Direction.ACROSS: _("across"), rules.Direction.HOLD: _("hold"),
-    }[rules.Direction(direction)]
 
 
 # --- The trail ---------------------------------------------------------------------

@@ -23,6 +23,7 @@ from scorekeeper.rules import (
 )
 
 from ..profiles import examples
+from ..tabletop import house_variants
 
 NOTHING = Taken(0, 0)
 NEVER = 10**9  # a target no game reaches
@@ -341,17 +342,6 @@ def test_a_correction_after_seat_changes_decides_whether_the_game_is_over():
 
 
 @st.composite
-def variants(draw):
-    return Variant(
-        moon_points=draw(st.sampled_from([26, 52])),
-        moon_choice=draw(st.sampled_from(list(MoonRule))),
-        passing=tuple(draw(st.lists(st.sampled_from(list(Direction)), min_size=1, max_size=4))),
-        cards_passed=draw(st.integers(1, 5)),
-        jack_of_diamonds=draw(st.sampled_from([0, -10])),
-    )
-
-
-@st.composite
 def takings(draw, seats, variant):
     """One hand's takings at ``seats``: every point collected, a reserved last trick's leftovers, or a moon."""
     kind = draw(st.sampled_from(["spread", "reserved", "moon"]))
@@ -387,7 +377,7 @@ def games_with_seat_changes(draw):
     """
     players = draw(st.integers(6, 11))
     first_dealer = draw(st.integers(0, players - 1))
-    variant = draw(variants())
+    variant = draw(house_variants())  # every registered house rule, whatever its values
     hand_count = draw(st.integers(1, 8))
     seated = list(range(players))
     roster = players

@@ -20,7 +20,6 @@ from .facts import (
     DEVICE_NAME_LENGTH,
     GAME_NAME_LENGTH,
     HOUSE_RULE_COLUMNS,
-    HOUSE_RULES,
     LARGEST_ID,
     LARGEST_TARGET,
     NAME_LENGTH,
@@ -57,7 +56,7 @@ from .kept import FIGURE_COLUMNS, GameFigures, PersonFigures, SeatFigures
 from .reads import ShownGame, ShownHand, read_open_log, read_shown_game, read_trail
 
 __all__ = [
-    "COUNTED", "DEVICE_NAME_LENGTH", "FIGURE_COLUMNS", "GAME_NAME_LENGTH", "HOUSE_RULES", "HOUSE_RULE_COLUMNS",
+    "COUNTED", "DEVICE_NAME_LENGTH", "FIGURE_COLUMNS", "GAME_NAME_LENGTH", "HOUSE_RULE_COLUMNS",
     "LARGEST_ID", "LARGEST_TARGET", "NAME_LENGTH", "UNCOLLECTED_COLUMNS", "VOID_REASON_LENGTH",
     "Change", "Club", "Game", "GameChange", "GameFigures", "GameImport", "Hand", "Person", "PersonChange",
     "PersonFigures", "PersonName", "Player", "SeatChange", "SeatFigures", "ShownGame", "ShownHand", "Taking",

@@ -1,11 +1,11 @@
 """The facts a table recorded, as rows, and the one small place that turns them into engine values (R17).
 
-The rows: a game (its house rules among its columns, ``HOUSE_RULES``), its players, hands and takings, its
-trick logs and tricks, the players who joined or left; the club's people and the spellings that find them;
-the trails of a game, of the people and of the club's games; the imports; the club's own row. Nothing derived
-from the hands is stored here (``kept`` holds that), save the club's two numbers that say whether its kept
-ratings are up to date (``Club.ratings_version``, ``Club.rated_version``); ``Hand.has_tricks`` and
-``Game.playing_trick_by_trick`` are not stored but worked out by each query.
+The rows: a game (its house rules among its columns, one a registered rule: ``HouseRuleColumns``), its
+players, hands and takings, its trick logs and tricks, the players who joined or left; the club's people and
+the spellings that find them; the trails of a game, of the people and of the club's games; the imports; the
+club's own row. Nothing derived from the hands is stored here (``kept`` holds that), save the club's two
+numbers that say whether its kept ratings are up to date (``Club.ratings_version``, ``Club.rated_version``);
+``Hand.has_tricks`` and ``Game.playing_trick_by_trick`` are not stored but worked out by each query.
 
 The conversions: rows to engine values (``Hand.record``, ``hand_record``,
 ``record_of_facts``, ``variant_of_row``, ``SeatChange.value``, and ``Scored``, which scores a stored ``Game``
@@ -23,6 +23,7 @@ from sqlalchemy import (
     CheckConstraint,
     ForeignKey,
     Index,
+    Integer,
     String,
     Text,
     UniqueConstraint,
@@ -101,30 +102,39 @@ class Scored:
         )
 
 
-HOUSE_RULES = rules.HOUSE_RULES  # the game's columns are named as the engine names its house rules
-
-
 def variant_of_row(row):
-    """The engine's ``Variant`` of a game's house-rule columns, read by name from a ``Game``, a ``ShownGame``
-    or a row of a statement that selected ``HOUSE_RULE_COLUMNS``."""
-    return _variant_of(**{name: getattr(row, name) for name in HOUSE_RULES})
+    """The engine's ``Variant`` of a game's house-rule columns, read by name from a ``Game`` or a row of a
+    statement that selected ``HOUSE_RULE_COLUMNS``."""
+    return variant_of_stored(tuple(getattr(row, rule.name) for rule in rules.HOUSE_RULES))
 
 
 @cache
-def _variant_of(moon_points, moon_choice, passing, cards_passed, jack_of_diamonds):
-    """The ``Variant`` for one combination of house-rule columns, made once for each."""
-    return rules.Variant(moon_points=moon_points, moon_choice=moon_choice, passing=tuple(passing.split()),
-                         cards_passed=cards_passed, jack_of_diamonds=jack_of_diamonds)
+def variant_of_stored(stored):
+    """The ``Variant`` of the house rules' stored values, in the registry's order (``rules.HOUSE_RULES``): made
+    once for each combination."""
+    return rules.Variant(**{rule.name: rule.from_stored(value) for rule, value in zip(rules.HOUSE_RULES, stored)})
 
 
 def variant_columns(variant):
     """A ``Variant`` as a game's house-rule columns."""
-    return {"moon_points": variant.moon_points, "moon_choice": variant.moon_choice.value,
-            "passing": " ".join(direction.value for direction in variant.passing),
-            "cards_passed": variant.cards_passed, "jack_of_diamonds": variant.jack_of_diamonds}
+    return {rule.name: rule.stored_value(getattr(variant, rule.name)) for rule in rules.HOUSE_RULES}
 
 
-class Game(db.Model, Scored):
+def _house_rule_column(rule):
+    """A game's column of a registered house rule: its kind and length, the seeds' value as its default."""
+    default = rule.stored_value(rule.default)
+    kind = String(rule.longest) if rule.stored is str else Integer()
+    return mapped_column(rule.name, kind, nullable=False, default=default, server_default=str(default))
+
+
+# The house rules' columns, one a registered rule (rules.HOUSE_RULES), named as the engine names it: a mixin
+# of the game's row, so that a rule registered has its column (and a migration adds it, tests/test_migrations).
+HouseRuleColumns = type("HouseRuleColumns", (), {
+    "__doc__": "The house rules of a game (rules.Variant), a column each; the defaults are the seeds' game.",
+    **{rule.name: _house_rule_column(rule) for rule in rules.HOUSE_RULES}})
+
+
+class Game(db.Model, HouseRuleColumns, Scored):
     """A game: its players (the roster), the first dealer, the target, the house rules, its hands
     and the players who joined or left between them."""
 
@@ -144,12 +154,6 @@ class Game(db.Model, Scored):
     # survives renumbering, so the trail can name it (see Change).
     last_hand_key: Mapped[int] = mapped_column(default=0)
     scorer_key: Mapped[str] = mapped_column(String(64), default=new_scorer_key)
-    # House rules (rules.Variant); the defaults are the seeds' game.
-    moon_points: Mapped[int] = mapped_column(default=26, server_default="26")
-    moon_choice: Mapped[str] = mapped_column(String(8), default="either", server_default="either")
-    passing: Mapped[str] = mapped_column(String(96), default="left right", server_default="left right")
-    cards_passed: Mapped[int] = mapped_column(default=3, server_default="3")
-    jack_of_diamonds: Mapped[int] = mapped_column(default=0, server_default="0")
     # Left out of the season by the club's secretary (when, and why): it counts nowhere, and stays shown.
     voided_at: Mapped[datetime | None] = mapped_column()
     void_reason: Mapped[str | None] = mapped_column(String(VOID_REASON_LENGTH))
@@ -209,7 +213,7 @@ class Game(db.Model, Scored):
         return next((log for log in self.trick_logs if log.hand_id == hand.id), None)
 
 
-HOUSE_RULE_COLUMNS = tuple(getattr(Game, name) for name in HOUSE_RULES)
+HOUSE_RULE_COLUMNS = tuple(getattr(Game, rule.name) for rule in rules.HOUSE_RULES)
 
 
 def counts_in_season(game):

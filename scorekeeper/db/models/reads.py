@@ -17,7 +17,7 @@ from sqlalchemy.orm import selectinload
 from ... import rules
 from .base import db
 from .facts import (
-    HOUSE_RULES,
+    HOUSE_RULE_COLUMNS,
     UNCOLLECTED_COLUMNS,
     Change,
     Game,
@@ -31,6 +31,7 @@ from .facts import (
     TrickLog,
     hand_record,
     uncollected,
+    variant_of_stored,
 )
 
 
@@ -69,15 +70,16 @@ class ShownGame(Scored):
     void_reason: str | None
     waiting: bool
     played_on: date
-    moon_points: int
-    moon_choice: str
-    passing: str
-    cards_passed: int
-    jack_of_diamonds: int
+    house_rules: tuple[int | str, ...]  # the house rules' stored values, in the registry's order (rules.HOUSE_RULES)
     names: tuple[str, ...]  # what a game keeps of its players: not their people, which a merge changes
     hands: tuple[ShownHand, ...]
     seat_changes: tuple["ShownSeatChange", ...] = ()
     open_log_facts: tuple | None = None  # as ``Game.open_log_facts``
+
+    @property
+    def variant(self):
+        """The game's house rules as one engine value."""
+        return variant_of_stored(self.house_rules)
 
 
 @dataclass(frozen=True)
@@ -93,15 +95,14 @@ class ShownSeatChange(SeatChangeFacts):
 
 
 _SHOWN_GAME_COLUMNS = ("id", "name", "target", "first_dealer", "revision", "scorer_key", "created_at", "last_hand_key",
-                       "playing_trick_by_trick", "voided_at", "void_reason", "waiting", "played_on",
-                       *HOUSE_RULES)
+                       "playing_trick_by_trick", "voided_at", "void_reason", "waiting", "played_on")
 
 
 def read_shown_game(game_id):
     """Game ``game_id`` as its pages show it, in two statements whatever its length; None if there is none."""
     seat_changes = _seat_changes_text(game_id)
     seated = db.session.execute(
-        select(*(getattr(Game, column) for column in _SHOWN_GAME_COLUMNS),
+        select(*(getattr(Game, column) for column in _SHOWN_GAME_COLUMNS), *HOUSE_RULE_COLUMNS,
                seat_changes.c.seat_changes, *_open_log_columns(), Player.name.label("player"))
         .join(Player, Player.game_id == Game.id)
         .outerjoin(seat_changes, true())
@@ -127,6 +128,7 @@ def read_shown_game(game_id):
     log = (None if head["log_id"] is None
            else (head["log_id"], head["log_tricks"], head["log_kitty"], head["log_last_trick"]))
     return ShownGame(**{column: head[column] for column in _SHOWN_GAME_COLUMNS},
+                     house_rules=tuple(head[rule.name] for rule in rules.HOUSE_RULES),
                      names=tuple(row.player for row in seated), hands=tuple(hands),
                      seat_changes=_read_seat_changes_text(head["seat_changes"]), open_log_facts=log)
 
