@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from .errors import NotACard, ThirdCopy
 from .numbers import COPIES
 
-SUITS = "♠♥♦♣"
-SPADES, HEARTS, DIAMONDS, CLUBS = SUITS
+SPADES, HEARTS, DIAMONDS, CLUBS = "♠", "♥", "♦", "♣"
+SUITS = SPADES + HEARTS + DIAMONDS + CLUBS
 _SUIT_SYMBOLS = {
     "♠": SPADES, "♥": HEARTS, "♦": DIAMONDS, "♣": CLUBS,
     # Outline suit symbols, as some phone keyboards offer them.
@@ -28,7 +28,7 @@ class Card:
     rank: int
     suit: str
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if type(self.rank) is not int or not 2 <= self.rank <= 14:
             raise ValueError(f"a card's rank is 2 to 14 (A), not {self.rank!r}")
         if self.suit not in SUITS:
@@ -96,7 +96,7 @@ class CardLetters:
     suits: Mapping[str, str]
     ranks: Mapping[str, int]
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if any(len(letter) != 1 or suit not in SUITS for letter, suit in self.suits.items()):
             raise ValueError(f"suit letters are single characters for {SUITS}, not {dict(self.suits)!r}")
         if sorted(self.suits.values()) != sorted(SUITS) or set(self.suits) & set(_SUIT_SYMBOLS):
@@ -126,7 +126,7 @@ def parse_cards(cards: Iterable[str | Card], letters: CardLetters | None = None)
     return tuple(parsed)
 
 
-def check_copies(cards: Sequence[Card], seen: Counter | None = None) -> Counter:
+def check_copies(cards: Sequence[Card], seen: Mapping[Card, int] | None = None) -> Counter[Card]:
     """Count ``cards`` onto the copies ``seen`` before them; ``ThirdCopy`` names the first too many (R2)."""
     counts = Counter(seen or {})
     for position, card in enumerate(cards):

@@ -206,7 +206,7 @@ class NoMoonShot(RuleError):
 
     rule = "R15"
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("a moon choice needs a player with all 26 hearts and both Black Marias (R15)")
 
 
@@ -280,7 +280,7 @@ class JacksFixed(RuleError):
 
     rule = "R14"
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("the J♦ house rule can change only before hand 1 is recorded")
 
 

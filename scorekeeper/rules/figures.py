@@ -73,15 +73,15 @@ def game_figures(board: Scoreboard, before: tuple[Figures, ...] | None = None) -
     hand costs the same in a game of ten hands or a thousand.
     """
     if before is None:
-        tallies = [Counter() for _player in range(board.players)]
+        tallies: list[Counter[str]] = [Counter() for _player in range(board.players)]
         hands = board.hands
     else:
         tallies = [Counter({name: getattr(figures, name) for name in _TALLIED}) for figures in before]
-        tallies += [Counter() for _joiner in range(board.players - len(tallies))]
+        tallies += [Counter[str]() for _joiner in range(board.players - len(tallies))]
         hands = board.hands[-1:]
     for summary in hands:
-        for place, player in enumerate(summary.seating):
-            points, taken, tally = summary.points[player], summary.taken[place], tallies[player]
+        for player, points, taken in zip(summary.seating, summary.seat_points, summary.taken):
+            tally = tallies[player]
             tally["hands"] += 1
             tally["points"] += points
             tally["zero_hands"] += points == 0
@@ -116,7 +116,7 @@ def finishes(board: Scoreboard) -> tuple[Finish | None, ...]:
     places = {player: place for place, player in board.standings}
     seated = len(places)
 
-    def finish(player):
+    def finish(player: int) -> Finish:
         others = [board.totals[other] for other in places if other != player]
         return Finish(places[player], seated, min(others) - board.totals[player])
 

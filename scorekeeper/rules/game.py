@@ -6,6 +6,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import cast
 
 from .errors import BadTarget, HandAfterGameOver, HandDoesNotFit, JacksFixed, RuleError, SeatingRefused, TableSize
 from .hand import HandRecord, Moon, Taken, moon_shooter, record_points, score_hand
@@ -125,7 +126,8 @@ class HandSummary:
     @property
     def seat_points(self) -> tuple[int, ...]:
         """The points of the hand in seating order, as ``taken``."""
-        return tuple(self.points[player] for player in self.seating)
+        # Everyone seated played the hand: only the roster's others have None.
+        return cast(tuple[int, ...], tuple(self.points[player] for player in self.seating))
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,7 @@ class NextHand:
     def passes(self) -> tuple[tuple[int, int], ...]:
         """(giver, receiver) for every player, in seating order; none in a hold hand (R5)."""
         players = len(self.seating)
-        pairs = []
+        pairs: list[tuple[int, int]] = []
         for place, giver in enumerate(self.seating):
             receiver = pass_to(place, players, self.direction)
             if receiver is not None:
@@ -178,7 +180,7 @@ class Scoreboard:
     left_after: Mapping[int, int] = field(default_factory=dict)
     variant: Variant = SEEDS
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.seating:
             object.__setattr__(self, "seating", tuple(range(self.players)))
 
@@ -328,7 +330,7 @@ def score_game(
     check_target(target)
     made_before = _check_changes(changes, len(hands))
     seating = list(range(players))
-    totals: list[int | None] = [0] * players
+    totals = [0] * players
     summaries: list[HandSummary] = []
     dealer = first_dealer
     over: list[int] = []
@@ -345,10 +347,10 @@ def score_game(
             break
         if over:
             raise HandAfterGameOver(number - 1, len(hands))
-        summary = _scored_hand(hands[number - 1], _upcoming(number, dealer, tuple(seating), variant), totals,
-                               variant)
+        summary, after = _scored_hand(hands[number - 1], _upcoming(number, dealer, tuple(seating), variant),
+                                      totals, variant)
         summaries.append(summary)
-        totals = list(summary.totals)
+        totals = list(after)
         over = winners({player: totals[player] for player in seating}, target)
     coming = None if over else _upcoming(len(hands) + 1, dealer, tuple(seating), variant)
     left_after = {change.player: change.before_hand - 1 for change in changes if isinstance(change, Leave)}
@@ -369,23 +371,26 @@ def score_next_hand(board: Scoreboard, record: HandRecord) -> Scoreboard:
     hand = board.next_hand
     if hand is None:
         raise HandAfterGameOver(len(board.hands), len(board.hands) + 1)
-    summary = _scored_hand(record, hand, list(board.totals), board.variant)
-    over = winners({player: summary.totals[player] for player in board.seating}, board.target)
+    summary, totals = _scored_hand(record, hand, board.totals, board.variant)
+    over = winners({player: totals[player] for player in board.seating}, board.target)
     coming = None if over else _upcoming(hand.number + 1, next_dealer(hand.dealer, board.seating, board.seating),
                                          board.seating, board.variant)
-    return replace(board, hands=board.hands + (summary,), totals=summary.totals, winners=tuple(over),
+    return replace(board, hands=board.hands + (summary,), totals=totals, winners=tuple(over),
                    next_hand=coming)
 
 
 def _padded(summary: HandSummary, roster: int) -> HandSummary:
-    missing = (None,) * (roster - len(summary.points))
+    missing: tuple[None, ...] = (None,) * (roster - len(summary.points))
     if not missing:
         return summary
     return replace(summary, points=summary.points + missing, totals=summary.totals + missing)
 
 
-def _scored_hand(record: HandRecord, hand: NextHand, totals: list[int | None], variant: Variant) -> HandSummary:
-    """One recorded hand scored at its seating (R14, R15), with the running totals after it."""
+def _scored_hand(
+    record: HandRecord, hand: NextHand, totals: Sequence[int], variant: Variant,
+) -> tuple[HandSummary, tuple[int, ...]]:
+    """One recorded hand scored at its seating (R14, R15), and the running totals after it: a total for each
+    player of the roster so far."""
     seats = len(hand.seating)
     if len(record.taken) != seats:
         raise ValueError(f"hand {hand.number} has takings for {len(record.taken)} seats, not {seats}")
@@ -398,11 +403,13 @@ def _scored_hand(record: HandRecord, hand: NextHand, totals: list[int | None], v
     for place, player in enumerate(hand.seating):
         points[player] = points_by_place[place]
         after[player] += points_by_place[place]
-    return HandSummary(
+    totals_after = tuple(after)
+    summary = HandSummary(
         hand.number, hand.dealer, hand.leader, hand.direction, tuple(record.taken), uncollected, moon,
-        None if shooter is None else hand.seating[shooter], tuple(points), tuple(after),
+        None if shooter is None else hand.seating[shooter], tuple(points), totals_after,
         hand.seating, hand.across_held,
     )
+    return summary, totals_after
 
 
 def check_rules_change(records: Sequence[HandRecord], before: Variant, after: Variant) -> None:

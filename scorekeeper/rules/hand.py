@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from typing import TypeVar
 
 from .cards import JACK_OF_DIAMONDS, Card
 from .errors import (
@@ -19,6 +20,9 @@ from .errors import (
 from .numbers import HEARTS_IN_HAND, JACKS_IN_HAND, MARIAS_IN_HAND
 from .variant import SEEDS, Moon, Variant
 
+# Whoever takings are keyed by (a seat, a roster number, a name): what is found of them is of the same kind.
+Player = TypeVar("Player", bound=Hashable)
+
 
 @dataclass(frozen=True)
 class Taken:
@@ -28,7 +32,7 @@ class Taken:
     marias: int = 0
     jacks: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("hearts", "marias", "jacks"):
             if type(getattr(self, name)) is not int:
                 raise ValueError(f"{name} must be a whole number, not {getattr(self, name)!r}")
@@ -64,7 +68,7 @@ class Taken:
 NOTHING = Taken(0, 0)
 
 
-def takings_problems(taken: Mapping[Hashable, Taken], variant: Variant = SEEDS) -> tuple[list[RuleError], Taken]:
+def takings_problems(taken: Mapping[Player, Taken], variant: Variant = SEEDS) -> tuple[list[RuleError], Taken]:
     """Every reason a hand's takings break R14, and what all players took together: the one check of a hand.
 
     Each player's own problems first, player by player (``MoreThanTheHandHolds``
@@ -84,7 +88,7 @@ def takings_problems(taken: Mapping[Hashable, Taken], variant: Variant = SEEDS) 
     return problems + _too_many(total, variant), total
 
 
-def check_takings(taken: Mapping[Hashable, Taken], variant: Variant = SEEDS) -> Taken:
+def check_takings(taken: Mapping[Player, Taken], variant: Variant = SEEDS) -> Taken:
     """Validate one hand's takings and return what nobody collected (R13, R14).
 
     Raises the first of ``takings_problems``: ``MoreThanTheHandHolds`` for one
@@ -126,7 +130,9 @@ def _counted(taken: Taken, variant: Variant) -> tuple[tuple[str, int, int], ...]
 
     J♦ count only where the house rule scores them; elsewhere any J♦ is ``JacksNotPlayed``.
     """
-    counted = (("hearts", taken.hearts, HEARTS_IN_HAND), ("marias", taken.marias, MARIAS_IN_HAND))
+    counted: tuple[tuple[str, int, int], ...] = (
+        ("hearts", taken.hearts, HEARTS_IN_HAND), ("marias", taken.marias, MARIAS_IN_HAND),
+    )
     if variant.jack_of_diamonds:
         counted += (("jacks", taken.jacks, JACKS_IN_HAND),)
     return counted
@@ -138,7 +144,7 @@ def _left_over(total: Taken, variant: Variant) -> Taken:
     return Taken(HEARTS_IN_HAND - total.hearts, MARIAS_IN_HAND - total.marias, jacks_left)
 
 
-def moon_shooter(taken: Mapping[Hashable, Taken]) -> Hashable | None:
+def moon_shooter(taken: Mapping[Player, Taken]) -> Player | None:
     """The player who took all 26 hearts and both Black Marias, if any (R15); J♦ do not count towards it."""
     for player, taking in taken.items():
         if taking.hearts == HEARTS_IN_HAND and taking.marias == MARIAS_IN_HAND:
@@ -146,7 +152,7 @@ def moon_shooter(taken: Mapping[Hashable, Taken]) -> Hashable | None:
     return None
 
 
-def moon_missed(taken: Mapping[Hashable, Taken]) -> Hashable | None:
+def moon_missed(taken: Mapping[Player, Taken]) -> Player | None:
     """The player who took every heart and Black Maria collected, when a reserved last trick left some
     uncollected (R13): nobody shot the moon and they score normally (R15, decision b). None otherwise."""
     hearts = sum(taking.hearts for taking in taken.values())
@@ -160,10 +166,10 @@ def moon_missed(taken: Mapping[Hashable, Taken]) -> Hashable | None:
 
 
 def score_hand(
-    taken: Mapping[Hashable, Taken],
+    taken: Mapping[Player, Taken],
     moon: Moon | str | None = None,
     variant: Variant = SEEDS,
-) -> dict[Hashable, int]:
+) -> dict[Player, int]:
     """Each player's points for one hand (R14, R15).
 
     ``taken`` maps any key (seat, name, id) to ``Taken``. Fewer than 26
@@ -175,7 +181,7 @@ def score_hand(
     return _points(taken, moon, variant)
 
 
-def _points(taken: Mapping[Hashable, Taken], moon: Moon | str | None, variant: Variant) -> dict[Hashable, int]:
+def _points(taken: Mapping[Player, Taken], moon: Moon | str | None, variant: Variant) -> dict[Player, int]:
     """The points of takings already checked (R14, R15): a moon by its choice, else each player's own."""
     moon = None if moon is None else Moon(moon)
     shooter = moon_shooter(taken)
@@ -244,7 +250,10 @@ def hand_problems(
     return _hand_check(taken, moon, last_trick_reserved, variant, frozenset(unread), nothing_collected_confirmed)[0]
 
 
-def _hand_check(taken, moon, last_trick_reserved, variant, unread, nothing_collected_confirmed):
+def _hand_check(
+    taken: Sequence[Taken], moon: Moon | str | None, last_trick_reserved: bool, variant: Variant,
+    unread: frozenset[str], nothing_collected_confirmed: bool,
+) -> tuple[tuple[RuleError, ...], Taken]:
     """``hand_problems``, and what nobody collected (the check ``check_hand`` makes once)."""
     if not unread <= _TAKEN_KINDS:
         raise ValueError(f"unread kinds are among {sorted(_TAKEN_KINDS)}, not {sorted(unread)!r}")

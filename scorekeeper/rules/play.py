@@ -15,11 +15,11 @@ from .trick import TrickResult, resolve_trick
 from .variant import SEEDS, Variant
 
 
-class CopiesSeen(dict):
+class CopiesSeen(dict[Card, int]):
     """How many copies of each card a hand has shown (R2), how many of them lie in its known kitty, and
     the number of the trick to play next."""
 
-    def __init__(self, counts: Mapping[Card, int] = (), kitty: Mapping[Card, int] = (), trick: int | None = None):
+    def __init__(self, counts: Mapping[Card, int], kitty: Mapping[Card, int], trick: int | None):
         super().__init__(counts)
         self.kitty = Counter(kitty)
         self.trick = trick
@@ -173,6 +173,7 @@ class HandPlay:
         try:
             seen = check_copies(played, self._seen)
         except ThirdCopy as error:
+            assert error.position is not None  # check_copies names the place of the card it refuses
             raise _third_copy(error.card, error.position, played, self.copies_seen) from None
         if not confirm:
             self.check_lead(played[0])
