@@ -4,6 +4,7 @@ import json
 import weakref
 
 from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.orm import SessionTransaction
 
 from ..db.models import (
     Game,
@@ -321,7 +322,7 @@ def _people_trail():
 
 
 # Each open transaction's people claimed and unmerged in it (``_claim_people``); gone with the transaction.
-_UNMERGED = weakref.WeakKeyDictionary()
+_UNMERGED: weakref.WeakKeyDictionary[SessionTransaction, set[int]] = weakref.WeakKeyDictionary()
 
 
 def _claim_people(claims):

@@ -22,9 +22,10 @@ first game when they are next read (``Club.ratings_version``, ``refreshing.rated
 import itertools
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from typing import cast
 
 from openskill.models import PlackettLuce
-from sqlalchemy import and_, bindparam, select, update
+from sqlalchemy import Table, and_, bindparam, select, update
 
 from ..db.models import COUNTED, Club, Game, GameFigures, PersonFigures, SeatFigures, db
 
@@ -109,11 +110,13 @@ def ratings_of(condition):
     return rate_in_order(counted_results(condition))[0]
 
 
-# Core statements (not the ORM's bulk update by primary key), run once for many rows.
-SET_SEAT_RATING = (update(SeatFigures.__table__).where(SeatFigures.game_id == bindparam("game"),
-                                                        SeatFigures.seat == bindparam("at"))
-                    .values(mu=bindparam("mu"), sigma=bindparam("sigma")))
-_SET_PERSON_RATING = (update(PersonFigures.__table__).where(PersonFigures.person_id == bindparam("person"))
+# Core statements (not the ORM's bulk update by primary key), run once for many rows. A model's __table__ is
+# typed as anything a class may be mapped to; these two are mapped to tables.
+SET_SEAT_RATING = (update(cast(Table, SeatFigures.__table__))
+                   .where(SeatFigures.game_id == bindparam("game"), SeatFigures.seat == bindparam("at"))
+                   .values(mu=bindparam("mu"), sigma=bindparam("sigma")))
+_SET_PERSON_RATING = (update(cast(Table, PersonFigures.__table__))
+                      .where(PersonFigures.person_id == bindparam("person"))
                       .values(mu=bindparam("mu"), sigma=bindparam("sigma")))
 
 

@@ -6,6 +6,7 @@ the web, and reads nothing back after its commit.
 """
 
 import functools
+from collections.abc import Callable
 from contextlib import contextmanager
 
 from sqlalchemy import bindparam, insert, select, update
@@ -17,7 +18,7 @@ from ..db.models import Game, Player, counts_in_season, db
 from . import figures as kept_figures
 from .errors import Conflict
 
-_AFTER_COMMIT = []  # what runs after each committed write to a game, with the game's id
+_AFTER_COMMIT: list[Callable[[int], object]] = []  # what runs after each committed write to a game, with its id
 
 
 def after_commit(callback):

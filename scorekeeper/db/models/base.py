@@ -8,6 +8,7 @@ write-ahead log into the file and closes every connection. ``facts``, ``kept`` a
 import os
 import sqlite3
 from functools import partial
+from typing import TYPE_CHECKING
 
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import Engine, event
@@ -23,6 +24,13 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+# What every model is declared on: db.Model, a class Flask-SQLAlchemy makes from Base as db is made. A type
+# checker cannot see through that call (a base class must be a name), so it reads Base, which db.Model copies.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 
 
 @event.listens_for(Engine, "connect")

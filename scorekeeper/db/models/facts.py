@@ -18,6 +18,7 @@ import json
 import secrets
 from datetime import date, datetime, timezone
 from functools import cache
+from typing import TYPE_CHECKING
 
 from sqlalchemy import (
     CheckConstraint,
@@ -35,7 +36,7 @@ from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 
 from ... import rules
-from .base import db
+from .base import Model
 
 NAME_LENGTH = 40
 GAME_NAME_LENGTH = 80
@@ -129,12 +130,17 @@ def _house_rule_column(rule):
 
 # The house rules' columns, one a registered rule (rules.HOUSE_RULES), named as the engine names it: a mixin
 # of the game's row, so that a rule registered has its column (and a migration adds it, tests/test_migrations).
-HouseRuleColumns = type("HouseRuleColumns", (), {
-    "__doc__": "The house rules of a game (rules.Variant), a column each; the defaults are the seeds' game.",
-    **{rule.name: _house_rule_column(rule) for rule in rules.HOUSE_RULES}})
+# A type checker sees a mixin without them: they are made from the registry, and read by name (``rule.name``).
+if TYPE_CHECKING:
+    class HouseRuleColumns:
+        pass
+else:
+    HouseRuleColumns = type("HouseRuleColumns", (), {
+        "__doc__": "The house rules of a game (rules.Variant), a column each; the defaults are the seeds' game.",
+        **{rule.name: _house_rule_column(rule) for rule in rules.HOUSE_RULES}})
 
 
-class Game(db.Model, HouseRuleColumns, Scored):
+class Game(Model, HouseRuleColumns, Scored):
     """A game: its players (the roster), the first dealer, the target, the house rules, its hands
     and the players who joined or left between them."""
 
@@ -226,7 +232,7 @@ def counts_in_season(game):
 COUNTED = Game.counted  # the games the season counts, as a condition: every figure, rating and quick pick reads it
 
 
-class GameImport(db.Model):
+class GameImport(Model):
     """One import: the games brought in at once (documents, a season kept on paper), which the club's
     secretary can find together, and leave out together."""
 
@@ -235,7 +241,7 @@ class GameImport(db.Model):
 Index("ix_game_played_on_id", Game.played_on, Game.id)  # the season in the order it was played
 
 
-class Player(db.Model):
+class Player(Model):
     """A player of a game. ``seat`` is their roster number: their seat at hand 1 (0-based,
     clockwise, R1) for the players who started, then each joiner's in the order they came.
 
@@ -258,7 +264,7 @@ class Player(db.Model):
     game: Mapped[Game] = relationship(back_populates="players")
 
 
-class Person(db.Model):
+class Person(Model):
     """Someone the club knows: the players of many games are one person.
 
     ``name`` is the first spelling they were typed as, or the name a
@@ -272,7 +278,7 @@ class Person(db.Model):
     merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("person.id"))
 
 
-class PersonName(db.Model):
+class PersonName(Model):
     """A spelling's key (``service.names.key``) and the person it names: how a typed name finds its person.
 
     Each key names one person; a person has every spelling they were typed
@@ -283,7 +289,7 @@ class PersonName(db.Model):
     person_id: Mapped[int] = mapped_column(ForeignKey("person.id"), index=True)
 
 
-class PersonChange(db.Model):
+class PersonChange(Model):
     """One entry of the club's trail of people: a rename, a merge, or an undo of a merge.
 
     A merge (``other_id`` merged into ``person_id``) keeps in ``facts`` the
@@ -301,7 +307,7 @@ class PersonChange(db.Model):
     device: Mapped[str | None] = mapped_column(String(DEVICE_NAME_LENGTH))
 
 
-class GameChange(db.Model):
+class GameChange(Model):
     """One entry of the club's trail of games: a game left out of the season ("void", with its reason),
     counted again ("count", keeping the reason it had), or its date changed ("date", ``facts`` holding the
     days before and after); a waiting import counted ("accept") or made to wait again ("wait"); the games
@@ -319,7 +325,7 @@ class GameChange(db.Model):
     device: Mapped[str | None] = mapped_column(String(DEVICE_NAME_LENGTH))
 
 
-class Club(db.Model):
+class Club(Model):
     """The club itself, one row: the key of its secretary's link (``flask club-link``), made at the first start."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -353,7 +359,7 @@ def seat_change_value(facts):
     return rules.Leave(facts["before_hand"], facts["player"])
 
 
-class SeatChange(db.Model, SeatChangeFacts):
+class SeatChange(Model, SeatChangeFacts):
     """A player joining or leaving the table before hand ``before_hand`` (R1), in the order made (``id``).
 
     ``player`` is the roster number (``Player.seat``); a joiner also has
@@ -377,7 +383,7 @@ class SeatChange(db.Model, SeatChangeFacts):
     game: Mapped[Game] = relationship(back_populates="seat_changes")
 
 
-class Hand(db.Model):
+class Hand(Model):
     """One recorded hand: each seat's takings, what nobody collected, the moon choice."""
 
     __table_args__ = (
@@ -420,7 +426,7 @@ class Hand(db.Model):
             setattr(self, column, value)
 
 
-class Taking(db.Model):
+class Taking(Model):
     """The hearts and Black Marias (and J♦, under that house rule) one seat took in one hand (R14).
 
     ``seat`` is the place in that hand's seating.
@@ -453,7 +459,7 @@ def hand_columns(record, uncollected):
             "uncollected_marias": uncollected.marias, "uncollected_jacks": uncollected.jacks}
 
 
-class TrickLog(db.Model):
+class TrickLog(Model):
     """A hand played trick by trick: who led first, the kitty once seen, the tricks.
 
     While the hand is being played it belongs to the game only; once the hand
@@ -506,7 +512,7 @@ class TrickLog(db.Model):
         )
 
 
-class Trick(db.Model):
+class Trick(Model):
     """One trick's cards in play order from its leader, and whether an odd lead was confirmed."""
 
     __table_args__ = (UniqueConstraint("log_id", "number"),)
@@ -519,7 +525,7 @@ class Trick(db.Model):
     log: Mapped[TrickLog] = relationship(back_populates="tricks")
 
 
-class Change(db.Model):
+class Change(Model):
     """One entry of a game's trail (R17): what one change found and what it left, as JSON facts.
 
     ``action`` is one of ``service.Action``: a hand recorded, corrected or

@@ -10,10 +10,10 @@ stale, and the hands win.
 from sqlalchemy import Double, ForeignKey, Index, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .base import db
+from .base import Model
 
 
-class GameFigures(db.Model):
+class GameFigures(Model):
     """A game's derived figures, kept for one ``revision`` of it (a cache of what its hands say, R17): whether
     it is over, the next hand's number, how many hands, and what the games list shows (``facts``: players,
     totals, leader, winners). Written in the transaction of each write (service/figures.py), with the game's
@@ -53,7 +53,7 @@ class RatingColumns:
     sigma: Mapped[float | None] = mapped_column(Double)
 
 
-class SeatFigures(FigureColumns, RatingColumns, db.Model):
+class SeatFigures(FigureColumns, RatingColumns, Model):
     """One player's figures in one game (``seat``: their roster number), kept with the game's ``GameFigures``
     for the same ``revision``: their person and whether the game counts in the season (as the game and its
     players say now), ``rules.Figures`` field by field, their ``total`` (a joiner's start included), for a
@@ -80,7 +80,7 @@ Index("ix_seat_figures_worst", SeatFigures.person_id, SeatFigures.from_bottom, S
       SeatFigures.game_id.desc())
 
 
-class PersonFigures(FigureColumns, RatingColumns, db.Model):
+class PersonFigures(FigureColumns, RatingColumns, Model):
     """A person's figures over every game the season counts, kept as the sums of their ``SeatFigures``
     (written with them, by each write to a game, a void, a merge), and their rating after the last game the
     club's ratings reached (``Club.rated_version``)."""
