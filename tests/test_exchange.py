@@ -6,6 +6,7 @@ from datetime import date, timedelta
 
 import pytest
 
+from scorekeeper import rules
 from scorekeeper.db.models import Game, Hand, Player, db
 from scorekeeper.documents.game import FORMAT
 from scorekeeper.words.explain import quoted
@@ -56,8 +57,9 @@ def test_export_follows_the_documented_format(client):
     assert response.headers["Content-Disposition"].startswith("attachment;")
     assert document["format"] == FORMAT and document["version"] == 2
     assert document["name"] == "Sexta-feira" and document["target"] == 100
-    assert document["rules"] == {"moon_points": 26, "moon_choice": "either", "passing": ["left", "right"],
-                                 "cards_passed": 3, "jack_of_diamonds": 0}
+    # Every registered house rule is written; these are the seeds' (a rule added since writes its default).
+    assert document["rules"] == {**rules.SEEDS.facts(), "moon_points": 26, "moon_choice": "either",
+                                 "passing": ["left", "right"], "cards_passed": 3, "jack_of_diamonds": 0}
     assert document["players"] == SIX and document["first_dealer"] == 4
     assert document["seat_changes"] == [] and document["left_after"] == {}
     assert document["hands"][1] == {

@@ -25,13 +25,17 @@ from .tabletop import SIX, csrf_token, game_form, hidden_fields, house_variants,
 GAME_FORMAT_DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs" / "game-format.md"
 
 
-def missing_pieces(rule, columns, words, docs):
-    """What ``rule`` lacks of a whole house rule: the engine's field (with the registry's default), a column
-    of the database (``columns``: the migrated game table's), its words (``words``: by rule name), its row
-    in the game document's docs (``docs``: their text)."""
+def variant_defaults():
+    """``rules.Variant``'s fields, each with its default."""
+    return {field.name: field.default for field in dataclasses.fields(rules.Variant)}
+
+
+def missing_pieces(rule, defaults, columns, words, docs):
+    """What ``rule`` lacks of a whole house rule: the engine's field with the registry's default (``defaults``:
+    ``Variant``'s), a column of the database (``columns``: the migrated game table's), its words (``words``:
+    by rule name), its row in the game document's docs (``docs``: their text)."""
     missing = []
-    fields = {field.name: field for field in dataclasses.fields(rules.Variant)}
-    if rule.name not in fields or fields[rule.name].default != rule.default:
+    if rule.name not in defaults or defaults[rule.name] != rule.default:
         missing.append("a field of rules.Variant with its default")
     if rule.name not in columns:
         missing.append("a column (a migration)")
@@ -50,22 +54,25 @@ def migrated_columns(app):
 def test_every_registered_house_rule_is_whole(app):
     columns, docs = migrated_columns(app), GAME_FORMAT_DOCS.read_text(encoding="utf-8")
 
-    assert {rule.name: missing_pieces(rule, columns, WORDS, docs) for rule in rules.HOUSE_RULES} == {
+    defaults = variant_defaults()
+    assert {rule.name: missing_pieces(rule, defaults, columns, WORDS, docs) for rule in rules.HOUSE_RULES} == {
         rule.name: [] for rule in rules.HOUSE_RULES}
     assert set(WORDS) == set(rules.HOUSE_RULE_NAMES)  # no words of a rule that is no longer registered
     assert rules.Variant().facts() == {rule.name: rule.document_value(rule.default) for rule in rules.HOUSE_RULES}
 
 
 def test_a_rule_registered_without_its_column_or_its_words_is_caught(app):
-    """The worked example's rule (docs/house-rules.md) registered with none of its other pieces: the Black
-    Maria worth 13 (printed) or 26. ``Variant`` has its field already (R14's 13), so the rest is caught."""
-    maria = HouseRule("maria_points", "R14", 13, (13, 26))
-    nothing = HouseRule("queen_bonus", "R14", 0, (0, 5))
+    """A rule registered with none of its other pieces (the worked example's, docs/house-rules.md, with a
+    ``Variant`` field of its own): each missing piece is named; without the field, that too."""
+    example = HouseRule("example_points", "R14", 13, (13, 26))
     columns, docs = migrated_columns(app), GAME_FORMAT_DOCS.read_text(encoding="utf-8")
 
-    assert missing_pieces(maria, columns, WORDS, docs) == [
+    assert missing_pieces(example, {**variant_defaults(), "example_points": 13}, columns, WORDS, docs) == [
         "a column (a migration)", "its words (words/house_rules.py)", "its row in docs/game-format.md"]
-    assert missing_pieces(nothing, columns, WORDS, docs)[0] == "a field of rules.Variant with its default"
+    assert missing_pieces(example, variant_defaults(), columns, WORDS, docs)[0] == \
+        "a field of rules.Variant with its default"
+    assert missing_pieces(example, {**variant_defaults(), "example_points": 26}, columns, WORDS, docs)[0] == \
+        "a field of rules.Variant with its default"  # a default that is not the registry's
 
 
 def form_fields(variant):

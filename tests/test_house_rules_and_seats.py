@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from scorekeeper import rules
 from scorekeeper.db.models import Game, db
 
 from .tabletop import SIX, create_game, csrf_token, exported, hidden_fields, post_hand, record_hand, text_of
@@ -39,8 +40,8 @@ def test_a_game_with_the_seeds_rules_exports_them_and_shows_no_house_rule(client
     document = exported(client, game_id)
     page = text_of(client.get(f"/games/{game_id}"))
 
-    assert document["rules"] == {"moon_points": 26, "moon_choice": "either", "passing": ["left", "right"],
-                                 "cards_passed": 3, "jack_of_diamonds": 0}
+    assert document["rules"] == {**rules.SEEDS.facts(), "moon_points": 26, "moon_choice": "either",
+                                 "passing": ["left", "right"], "cards_passed": 3, "jack_of_diamonds": 0}
     assert "House rules:" not in page
 
 
@@ -51,7 +52,7 @@ def test_house_rules_chosen_at_new_game_are_kept_shown_and_exported(client):
     page = text_of(client.get(f"/games/{game_id}"))
     rules_page = text_of(client.get(f"/games/{game_id}/rules"))
 
-    assert document["rules"] == {"moon_points": 52, "moon_choice": "add",
+    assert document["rules"] == {**rules.SEEDS.facts(), "moon_points": 52, "moon_choice": "add",
                                  "passing": ["left", "right", "across", "hold"], "cards_passed": 2,
                                  "jack_of_diamonds": -10}
     assert "House rules:" in page and "Pass 2 cards" in page

@@ -172,7 +172,7 @@ class Variant:
     cards_passed: int = 3  # R5
     jack_of_diamonds: int = 0  # points for each J♦ taken; 0 in the seeds
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for rule in HOUSE_RULES:
             object.__setattr__(self, rule.name, rule.checked(getattr(self, rule.name)))
 

@@ -118,7 +118,8 @@ class _Course:
     telling: tuple[int, ...]
 
 
-_COURSES = OrderedDict()  # id of a board's last HandSummary -> its _Course: the boards of recent pages
+# The id of a board's last HandSummary -> its _Course: the boards of recent pages.
+_COURSES: OrderedDict[int, _Course] = OrderedDict()
 MOST_COURSES = 300
 _COURSES_LOCK = threading.Lock()
 
