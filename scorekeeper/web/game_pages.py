@@ -9,8 +9,8 @@ from ..words.explain import trail_entry, trail_now, why_not_undoable
 from .access import holds_key
 from .chart import score_chart
 from .forms import ConfirmForm, GameSeasonForm
-from .rendered import game_revision, kept_row, load_kept_game
-from .responses import not_stored
+from .rendered import game_revision, kept_row
+from .responses import load_game, not_stored
 from .serving import reachable_by_others, shared_url, watch_url
 
 RECENT_HANDS = 10  # hands in the table view's history; all of them one tap away
@@ -21,7 +21,7 @@ MOST_ROWS = 5000  # history rows kept rendered, about 1.5 KB each: some 8 MB at 
 def table_page(game_id, scorer, season=None):
     """The table view of a game, with the scorer's controls or read-only; its HTML and CSRF token.
     ``season`` (a secretary's page, never kept) holds the game's season controls: their form and problem."""
-    kept = load_kept_game(game_id)
+    kept = load_game(game_id, kept=True)
     game, board = kept.game, kept.board
     trail = trail_page(game, board, readonly=not scorer, newest=RECENT_CHANGES)
     page = {"game": game, "board": board, "readonly": not scorer, "recent_hands": RECENT_HANDS,
@@ -79,7 +79,7 @@ def history_row(game, summary, columns, readonly):
 
 
 def display_page(game_id):
-    kept = load_kept_game(game_id)
+    kept = load_game(game_id, kept=True)
     return render_template("games/display.html", game=kept.game, board=kept.board)
 
 

@@ -20,7 +20,7 @@ from ..words.i18n import _, ngettext
 from .access import KEPT_GAMES, grant, is_scorer, is_secretary, matches, require_secretary
 from .forms import BaseForm, ImportForm, NewGameForm, whole_number
 from .game_pages import history, secretary_table, table_page
-from .rendered import game_page, load_kept_game
+from .rendered import game_page
 from .responses import CONFLICT, INVALID, load_game
 from .season import quick_picks
 
@@ -190,7 +190,7 @@ def take_scorer_pass(game_id):
 @bp.get("/games/<int:game_id>/hands")
 def all_hands(game_id):
     """Every recorded hand of the game, hand by hand."""
-    kept = load_kept_game(game_id)
+    kept = load_game(game_id, kept=True)
     return render_template("games/hands.html", game=kept.game, board=kept.board, readonly=not is_scorer(kept.game),
                            **history(kept.board))
 

@@ -13,8 +13,8 @@ from ..db.models import read_open_log
 from ..words.explain import describe
 from ..words.i18n import _, names_list
 from .forms import THEIRS, ConfirmForm, HandForm, shown_value
-from .rendered import kept_page, load_kept_game
-from .responses import CONFLICT, INVALID, load_game, reloaded
+from .rendered import kept_page
+from .responses import CONFLICT, INVALID, load_game, load_game_to_change, reloaded
 
 bp = Blueprint("hands", __name__)
 
@@ -25,7 +25,7 @@ DRAFT_SAVED = "draft-saved"  # a flash's category whose message is the key of a 
 @bp.route("/games/<int:game_id>/hands/new", methods=["GET", "POST"])
 def record_hand(game_id):
     """Record the next hand's hearts and Black Marias (R13-R15)."""
-    kept = load_kept_game(game_id, scorer=True)  # as this process keeps it for its revision: the form showed it
+    kept = load_game_to_change(game_id, kept=True)  # as this process keeps it for its revision: the form showed it
     game, board = kept.game, kept.board
     if board.over:
         flash(_("The game is over. Correct a hand if the result is wrong (R17)."), "warning")
@@ -73,7 +73,7 @@ def record_hand(game_id):
 @bp.route("/games/<int:game_id>/hands/<int:number>", methods=["GET", "POST"])
 def correct_hand(game_id, number):
     """Correct a recorded hand; everything derived follows, and the trail keeps the old values (R17)."""
-    game = load_game(game_id, scorer=True)
+    game = load_game_to_change(game_id)
     if request.method == "POST" and not 1 <= number <= len(game.hands):
         return _moved_away(game, number)
     hand = _hand_or_404(game, number)
@@ -111,7 +111,7 @@ def correct_hand(game_id, number):
 @bp.route("/games/<int:game_id>/hands/<int:number>/remove", methods=["GET", "POST"])
 def remove_hand(game_id, number):
     """Ask, then remove a recorded hand; later hands move up one; the trail keeps it (R17)."""
-    game = load_game(game_id, scorer=True)
+    game = load_game_to_change(game_id)
     _hand_or_404(game, number)
     form = ConfirmForm(request.form if request.method == "POST" else None)
     problem = None

@@ -34,16 +34,15 @@ import time
 import zlib
 from dataclasses import dataclass
 
-from flask import Response, abort, after_this_request, current_app, get_template_attribute, request, session
+from flask import Response, abort, current_app, get_template_attribute, request, session
 from flask_babel import get_locale
 from sqlalchemy import bindparam, select
 
 from ..db.models import Game, db
-from ..service.kept import Kept, kept_game
-from .access import holds_key, require_scorer
+from ..service.kept import Kept
+from .access import holds_key
 from .assets import encoded
 from .forms import ConfirmForm
-from .responses import not_stored
 from .serving import shared_url
 
 MOST_PAGES = 300  # about 40 KB each with its gzip copy: a dozen megabytes at most
@@ -137,6 +136,12 @@ def game_page(game_id, render, readonly=False):
     return kept_page(game_id, row.revision, row.scorer_key, scorer, lambda: render(scorer))
 
 
+def not_stored(response):
+    """Keep a scorer's page out of the browser's and any proxy's cache."""
+    response.cache_control.no_store = True
+    return response
+
+
 def kept_page(game_id, revision, scorer_key, scorer, render):
     """The page of this request about game ``game_id`` at ``revision``: kept, else rendered by ``render()``
     (its HTML and the CSRF token it holds, or None) and kept. ``scorer`` pages are kept out of caches."""
@@ -186,8 +191,11 @@ def _rendering_lock(key):
 _REVISION = select(Game.revision, Game.scorer_key).where(Game.id == bindparam("game_id"))
 
 
-def game_revision(game_id):
-    """The game's (revision, scorer_key), or None if there is no such game; at most ``FRESH_FOR`` old."""
+def game_revision(game_id, fresh=False):
+    """The game's (revision, scorer_key), or None if there is no such game; at most ``FRESH_FOR`` old, or with
+    ``fresh`` read from the database now (a scorer's form, whichever process wrote last)."""
+    if fresh:
+        return db.session.execute(_REVISION, {"game_id": game_id}).first()
     revisions = kept("revisions", MOST_REVISIONS)
     known = revisions.get(game_id)
     now = time.monotonic()
@@ -202,25 +210,3 @@ def game_revision(game_id):
 def forget(game_id):
     """A write to the game was committed here: its revision is read afresh next time."""
     kept("revisions", MOST_REVISIONS).forget(game_id)
-
-
-def load_kept_game(game_id, scorer=False):
-    """The game as it is now, as this process keeps it for its revision (``service.kept``), or 404: its rows
-    as plain values (``ShownGame``) and its scoreboard. With ``scorer``, a device without the game's
-    scorer key is refused (403), and the answer is kept out of caches.
-
-    A page everyone may see shows the revision ``game_revision`` knows (at most ``FRESH_FOR`` old, and at
-    once what this process wrote); the scorer's forms read it afresh, whichever process wrote last, so that
-    a form never offers a hand another process has just recorded.
-    """
-    if scorer:
-        row = db.session.execute(_REVISION, {"game_id": game_id}).first()
-    else:
-        row = game_revision(game_id)
-    found = None if row is None else kept_game(game_id, row.revision, row.scorer_key)
-    if found is None:
-        abort(404)
-    if scorer:
-        require_scorer(found.game)
-        after_this_request(not_stored)
-    return found

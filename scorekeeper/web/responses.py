@@ -1,13 +1,14 @@
 """What several blueprints answer alike: the statuses of a refused or conflicting form, the row a form
-chose, and a game loaded with a permission (``load_game(id, scorer=True)``, as flaskr's
-``get_post(id, check_author=True)``)."""
+chose, and the two ways a view loads a game: ``load_game`` for a page that shows it, ``load_game_to_change``
+for a view that records a change, with the scorer's permission (as flaskr's ``get_post(id, check_author=True)``)."""
 
 from flask import abort, after_this_request
 from sqlalchemy.orm import joinedload, selectinload
 
 from .. import service
-from ..db.models import Game, Hand, TrickLog, db, read_shown_game
+from ..db.models import Game, Hand, TrickLog, db
 from .access import require_scorer
+from .rendered import game_revision, not_stored
 
 INVALID = 400  # status of a form shown again with its errors
 CONFLICT = 409  # status of a form shown again because another device wrote first
@@ -27,35 +28,55 @@ def chosen(model, field):
     return None if field.data is None else db.session.get(model, field.data)
 
 
-def load_game(game_id, scorer=False):
-    """The game with all it holds, as one moment of it, or 404.
+def load_game(game_id, kept=False):
+    """Game ``game_id`` for a page that shows it and changes nothing, which anyone may see; or 404.
 
-    It is read in six statements at most (the game with its players, the hands with their takings, the
-    trick logs, their tricks, the changes and the seat changes) and read again if another device's write
-    landed between them (``service.writing.read_whole``): the engine is never shown a game half before and
-    half after a write (a join's seat change without its joiner is a table nobody sat at, and a 500).
+    With ``kept``, the game as this process keeps it for its revision (``service.kept``: its rows as plain
+    values, a ``ShownGame``, and its scoreboard), at the revision ``game_revision`` knows (at most
+    ``FRESH_FOR`` old, and at once what this process wrote): for the pages every phone reads again and again
+    (the table view, the watch page, the display, the hands), which cost a lookup in memory until the game
+    changes.
 
-    With ``scorer``, a device without the game's scorer key is refused (403).
+    Otherwise the game with all it holds, as ORM objects and as one moment of it: for a page that shows what
+    a kept game does not hold (its tricks, its whole trail, its export, its score sheet), and for a form shown
+    again as the game is now after another device wrote first. It is read in six statements at most (the game
+    with its players, the hands with their takings, the trick logs, their tricks, the changes and the seat
+    changes) and read again if another device's write landed between them (``service.writing.read_whole``):
+    the engine is never shown a game half before and half after a write (a join's seat change without its
+    joiner is a table nobody sat at, and a 500).
     """
-    game = service.writing.read_whole(lambda whole: db.get_or_404(Game, whole, options=GAME_LOADING), game_id)
-    if scorer:
-        require_scorer(game)
-        after_this_request(not_stored)
-    return game
+    if kept:
+        return _kept(game_id, game_revision(game_id))
+    return _whole(game_id)
 
 
-def load_shown_game(game_id):
-    """The game as its pages show it (``ShownGame``: plain values, no trick), or 404."""
-    game = read_shown_game(game_id)
-    if game is None:
+def load_game_to_change(game_id, kept=False):
+    """Game ``game_id`` for a view that records a change to it, and for its form's page; or 404. Only the
+    game's scorer may change it: a device without the game's scorer key is refused (403), and the answer is
+    kept out of the browser's and any proxy's cache.
+
+    The game is read whole, as ``load_game`` reads it, for the service's changes to take. With ``kept``, it
+    is the game as this process keeps it, for recording the next hand (``service.record_hand`` scores that
+    hand only), at the revision read afresh from the database whichever process wrote last: a form never
+    offers a hand another process has just recorded.
+    """
+    found = _kept(game_id, game_revision(game_id, fresh=True)) if kept else _whole(game_id)
+    require_scorer(found.game if kept else found)
+    after_this_request(not_stored)
+    return found
+
+
+def _whole(game_id):
+    """The game with all it holds, as one moment of it, or 404."""
+    return service.writing.read_whole(lambda whole: db.get_or_404(Game, whole, options=GAME_LOADING), game_id)
+
+
+def _kept(game_id, row):
+    """The game as this process keeps it for the revision and key of ``row`` (``game_revision``), or 404."""
+    found = None if row is None else service.kept_game(game_id, row.revision, row.scorer_key)
+    if found is None:
         abort(404)
-    return game
-
-
-def not_stored(response):
-    """Keep a scorer's page out of the browser's and any proxy's cache."""
-    response.cache_control.no_store = True
-    return response
+    return found
 
 
 def reloaded(game_id, *forms):

@@ -13,7 +13,7 @@ from ..words.house_rules import house_rule
 from ..words.i18n import _
 from .access import is_scorer
 from .forms import GameRulesForm, HouseRulesForm, JoinForm, LeaveForm
-from .responses import CONFLICT, INVALID, load_game
+from .responses import CONFLICT, INVALID, load_game, load_game_to_change
 
 bp = Blueprint("seating", __name__)
 
@@ -21,7 +21,7 @@ bp = Blueprint("seating", __name__)
 @bp.route("/games/<int:game_id>/seating", methods=["GET", "POST"])
 def seating(game_id):
     """Who sits where for the next hand; a player joins at a chosen place (R1)."""
-    game = load_game(game_id, scorer=True)
+    game = load_game_to_change(game_id)
     if request.method == "GET":
         return _seating_page(game, JoinForm(data={"revision": str(game.revision)}))
     form = JoinForm(request.form)
@@ -76,7 +76,7 @@ def _engine_seats(game, form):
 @bp.route("/games/<int:game_id>/seating/leave", methods=["GET", "POST"])
 def leave(game_id):
     """A player leaves before the next hand, keeping their total (R1): the page asks, the post does it."""
-    game = load_game(game_id, scorer=True)
+    game = load_game_to_change(game_id)
     posted = request.method == "POST"
     form = LeaveForm(request.form if posted else request.args)
     player = form.player.data if form.player.validate(form) else None
@@ -173,7 +173,7 @@ def _seating_conflict(game_id, form, error):
 @bp.route("/games/<int:game_id>/rules", methods=["GET", "POST"])
 def game_rules(game_id):
     """The rules as this game plays them: its house rules beside the printed rule each replaces."""
-    game = load_game(game_id, scorer=request.method == "POST")
+    game = load_game_to_change(game_id) if request.method == "POST" else load_game(game_id)
     variant = game.variant
     if request.method == "GET":
         form = None

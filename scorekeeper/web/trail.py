@@ -11,7 +11,7 @@ from ..words.i18n import _
 from .access import is_scorer
 from .forms import ConfirmForm
 from .game_pages import shown_entry, trail_page
-from .responses import CONFLICT, load_game, not_stored
+from .responses import CONFLICT, load_game, load_game_to_change, not_stored
 
 bp = Blueprint("trail", __name__)
 
@@ -32,7 +32,7 @@ def undo_change(game_id, change_id):
     An undo that takes a hand out of the game (undoing its recording) is a
     removal: the GET asks first, showing the hand's figures, as Remove does.
     """
-    game = load_game(game_id, scorer=True)
+    game = load_game_to_change(game_id)
     line = service.trail_line(game, change_id)
     if line is None:
         abort(404)

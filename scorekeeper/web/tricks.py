@@ -15,7 +15,7 @@ from ..db.models import Game, db
 from ..words.explain import describe, explain, quoted
 from ..words.i18n import DEFAULT_LANGUAGE, LANGUAGES, _, card_examples, card_letters, seeds_trick, speaking
 from .forms import THEIRS, ConfirmForm, KittyForm, TrickForm, whole_number
-from .responses import CONFLICT, INVALID, load_game, reloaded
+from .responses import CONFLICT, INVALID, load_game, load_game_to_change, reloaded
 
 bp = Blueprint("tricks", __name__)
 
@@ -139,7 +139,7 @@ def _leader(game, seat_text):
 @bp.route("/games/<int:game_id>/play", methods=["GET", "POST"])
 def play_hand(game_id):
     """Play the open hand trick by trick: each trick's cards from the leader (R6-R13)."""
-    game = load_game(game_id, scorer=True)
+    game = load_game_to_change(game_id)
     board, log, play = service.open_play(game)
     if play is None:
         flash(_("The game is over. Correct a hand if the result is wrong (R17)."), "warning")
@@ -212,7 +212,7 @@ def _cards_read(form, play):
 @bp.post("/games/<int:game_id>/play/kitty")
 def enter_kitty(game_id):
     """Say what the kitty held once its winner turns it over (R12)."""
-    game = load_game(game_id, scorer=True)
+    game = load_game_to_change(game_id)
     board, log, play = service.open_play(game)
     form = KittyForm(request.form)
     if play is not None and log is not None and log.kitty and form.based_on() not in (None, game.revision):
@@ -237,7 +237,7 @@ def enter_kitty(game_id):
 @bp.post("/games/<int:game_id>/play/undo")
 def undo_trick(game_id):
     """Take back the last trick entered."""
-    game = load_game(game_id, scorer=True)
+    game = load_game_to_change(game_id)
     form = ConfirmForm(request.form)
     if not form.validate() or form.based_on() is None:
         abort(400)
