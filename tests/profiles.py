@@ -1,5 +1,5 @@
 """Hypothesis profiles: ``ci``, the default, ``thorough`` (``--hypothesis-profile=thorough``), ten times
-the examples everywhere, for a long run by hand, and ``floors``, half of them, for CI's pass on the lowest
+the examples everywhere, for a long run by hand, and ``floors``, half of them, for a pass by hand on the lowest
 versions the dependencies allow (.ci/floors.py), which is there for the libraries' behaviour: every
 campaign still meets it many times over, and the whole campaigns ran on the usual versions before.
 
