@@ -93,3 +93,23 @@ def test_scorekeeper_instance_names_the_instance_folder_from_where_the_app_start
     assert not (tmp_path / "club scores" / "secret_key").exists()  # made when first asked for, not at start
     assert app.secret_key
     assert (tmp_path / "club scores" / "secret_key").is_file()
+
+
+def test_the_suites_shared_url_builders_build_every_route_as_production_does(app):
+    """tests/conftest.py compiles each route's URL builder once a test process, not once an app (some 60 s of
+    CI): for every route of the app, with and without unknown arguments, the shared builder gives the address
+    werkzeug's own compiles for that rule."""
+    from werkzeug.routing.rules import Rule
+
+    shared = Rule._compile_builder
+    own = getattr(shared, "__wrapped__", shared)  # werkzeug's, which the suite's wraps
+    built = 0
+    for rule in app.url_map.iter_rules():
+        values = {name: 7 if "Integer" in type(converter).__name__ or "Id" in type(converter).__name__ else "Ana Bo"
+                  for name, converter in rule._converters.items()}
+        for append_unknown, extra in ((False, {}), (True, {"page": "2", "sep": ";"})):
+            arguments = {**values, **extra}
+            assert (shared(rule, append_unknown).__get__(rule, None)(**arguments)
+                    == own(rule, append_unknown).__get__(rule, None)(**arguments)), rule.rule
+            built += 1
+    assert shared is not own and built > 100  # the suite's builders are shared, and were compared on every route
