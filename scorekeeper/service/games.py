@@ -25,6 +25,7 @@ from ..db.models import (
     utcnow,
     variant_columns,
 )
+from ..db.models.facts import Scored
 from . import figures
 from .errors import Conflict, TricksRefused
 from .names import check_one_person_each, cleaned
@@ -33,12 +34,14 @@ from .writing import inserted, writing
 
 
 @dataclass(frozen=True)
-class GameFacts:
+class GameFacts(Scored):
     """Everything a new or imported game is made of (R1, R4, R16): ``check_game`` checks it.
 
     ``names`` is the roster: hand 1's seating, then each joiner in the order
     of ``seat_changes`` (engine ``Join`` and ``Leave`` values). ``played_on``
-    is the day it was played, today if not given.
+    is the day it was played, today if not given. What is derived from them
+    (the starting players, the scoreboard) is derived as a stored game's is
+    (``Scored``), from values that are the engine's already.
     """
 
     name: str
@@ -51,13 +54,11 @@ class GameFacts:
     seat_changes: tuple[rules.SeatChange, ...] = ()
     played_on: date | None = None
 
-    @property
-    def starting_players(self):
-        return rules.starting_players(len(self.names), self.seat_changes)
+    def records(self):
+        return self.hands
 
-    def scoreboard(self):
-        return rules.score_game(self.starting_players, self.first_dealer, self.target, self.hands,
-                                self.variant, self.seat_changes)
+    def seat_change_values(self):
+        return self.seat_changes
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,7 @@ def new_scorer_key():
 
 class Scored:
     """What is derived from a game's names, house rules, seat changes and hands,
-    for a stored ``Game`` and a ``ShownGame`` alike (R17).
+    for a stored ``Game``, a ``ShownGame`` and a game's facts before they are stored (``GameFacts``) alike (R17).
 
     Players are numbered by their place in ``names``: the seating of hand 1,
     then each player who joined, in the order they came (the roster).
