@@ -9,7 +9,7 @@ from sqlalchemy import create_engine, event, text
 
 from scorekeeper import create_app, service
 from scorekeeper.db.models import Game, Hand, Person, PersonChange, Player, Taking, Trick, TrickLog, db
-from scorekeeper.documents import backup
+from scorekeeper.documents import backup_commands
 from scorekeeper.documents.backup import DocumentError, backup_document, restore_document, restore_text
 from scorekeeper.documents.game import export_game
 
@@ -23,7 +23,7 @@ SEED = 20240601
 @pytest.fixture
 def app(app):
     """The conftest app, with the backup commands added as the factory will add them."""
-    backup.init_app(app)
+    backup_commands.init_app(app)
     return app
 
 

@@ -3,7 +3,7 @@
 
 def init_app(app):
     """The commands that write and read them: export-game, import-game, backup, restore."""
-    from . import backup, game
+    from . import backup_commands, game
 
     game.init_app(app)
-    backup.init_app(app)
+    backup_commands.init_app(app)

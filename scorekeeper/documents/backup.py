@@ -7,25 +7,21 @@ hands' keys, whether it is left out of the season, its trail...); then the
 club's people and the club's trail. A restore checks everything before it
 adds anything, then adds it all in one transaction (``service.restore_club``):
 all or nothing. Version 1 backups (games and people by name) are read too.
+
+Beside it: ``backup_trail`` reads a game's trail, ``backup_values`` the plain values every part checks, and
+``backup_commands`` holds ``flask backup`` and ``flask restore``.
 """
 
 import json
-import os
 import re
-import tempfile
 from contextlib import contextmanager
-from datetime import datetime, timezone
 
-import click
-from flask.cli import with_appcontext
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from .. import rules, service
-from ..db import needs_database
 from ..db.models import (
     DEVICE_NAME_LENGTH,
-    LARGEST_ID,
     NAME_LENGTH,
     VOID_REASON_LENGTH,
     Game,
@@ -37,10 +33,12 @@ from ..db.models import (
     TrickLog,
     db,
 )
-from ..service import days, names
+from ..service import days
 from ..words.explain import describe, quoted
 from . import game as exchange
-from .game import DocumentError, dumps, export_game, read_game, whole
+from .backup_trail import read_trail
+from .backup_values import are_ids, is_id, is_key, is_shown_name, is_text, read_time
+from .game import DocumentError, export_game, read_game, whole
 
 FORMAT = "scorekeeper/backup"
 VERSION = 2  # written; version 1 (the games' documents and the people known by several names) is read too
@@ -257,7 +255,7 @@ def _read_people_by_name(entries):
     for number, entry in enumerate(entries, start=1):
         name = entry.get("name") if isinstance(entry, dict) else None
         keys = entry.get("keys") if isinstance(entry, dict) else None
-        if not _shown_name(name) or not isinstance(keys, list) or not keys or not all(_key(key) for key in keys):
+        if not is_shown_name(name) or not isinstance(keys, list) or not keys or not all(is_key(key) for key in keys):
             raise DocumentError(f"Person {number} of \"people\" needs a \"name\" (1 to {NAME_LENGTH} characters) "
                                 "and \"keys\": the names they are found by, as the app compares them.")
         if seen & set(keys):
@@ -274,11 +272,11 @@ def _read_people(entries):
     people, seen = {}, set()
     for number, entry in enumerate(entries, start=1):
         where = f"Person {number} of \"people\""
-        if not isinstance(entry, dict) or not _id(entry.get("id")) or not _id(entry.get("merged_into"), none=True):
+        if not isinstance(entry, dict) or not is_id(entry.get("id")) or not is_id(entry.get("merged_into"), none=True):
             raise DocumentError(f"{where} needs an \"id\" (a whole number, 1 or more) and \"merged_into\" "
                                 "(the id of the person they were merged into, or null).")
         name, keys = entry.get("name"), entry.get("keys")
-        if not _shown_name(name) or not isinstance(keys, list) or not all(_key(key) for key in keys):
+        if not is_shown_name(name) or not isinstance(keys, list) or not all(is_key(key) for key in keys):
             raise DocumentError(f"{where} needs a \"name\" (1 to {NAME_LENGTH} characters) and \"keys\": "
                                 "the names they are found by, as the app compares them.")
         if entry["id"] in people:
@@ -299,18 +297,6 @@ def _read_people(entries):
     return list(people.values())
 
 
-def _shown_name(name):
-    """Whether ``name`` can show a person: text, not empty, no longer than a name, and as typed (untrimmed:
-    "Ana\\n" is refused, as the people it names were typed without one)."""
-    return (isinstance(name, str) and bool(name.strip()) and names.problem(name.strip()) is None
-            and names.problem(name, len(name)) is None)
-
-
-def _key(key):
-    """Whether ``key`` is a spelling's key as the app compares names (``names.key``)."""
-    return isinstance(key, str) and bool(key) and names.key(key) == key
-
-
 # --- What the database keeps of a game beside its document ---------------------------------------------
 
 
@@ -321,7 +307,7 @@ def _read_stored(stored, checked, people, seen):
     if not isinstance(stored, dict):
         raise DocumentError("\"stored\" must be an object: what the database kept of the game.")
     game_id, revision, last_key = stored.get("id"), stored.get("revision"), stored.get("last_hand_key")
-    if (not _id(game_id) or not whole(revision) or not 1 <= revision <= MOST_WRITES or not whole(last_key)
+    if (not is_id(game_id) or not whole(revision) or not 1 <= revision <= MOST_WRITES or not whole(last_key)
             or not 0 <= last_key <= MOST_WRITES):
         raise DocumentError(f"\"stored\" needs the game's \"id\", its \"revision\" (1 to {MOST_WRITES}) and "
                             f"\"last_hand_key\" (the key of the newest hand it made, 0 to {MOST_WRITES}).")
@@ -331,25 +317,25 @@ def _read_stored(stored, checked, people, seen):
     if not isinstance(key, str) or not SCORER_KEY.fullmatch(key):
         raise DocumentError("\"stored\": \"scorer_key\" must be the key of the game's secret scorer link "
                             "(8 to 64 letters, digits, \"-\" and \"_\").")
-    created_at = _read_time(stored.get("created_at"), "\"stored\": \"created_at\"")
-    voided_at = _read_time(stored.get("voided_at"), "\"stored\": \"voided_at\"", none=True)
+    created_at = read_time(stored.get("created_at"), "\"stored\": \"created_at\"")
+    voided_at = read_time(stored.get("voided_at"), "\"stored\": \"voided_at\"", none=True)
     reason = stored.get("void_reason")
-    if (voided_at is None) != (reason is None) or (reason is not None and not _text(reason, VOID_REASON_LENGTH)):
+    if (voided_at is None) != (reason is None) or (reason is not None and not is_text(reason, VOID_REASON_LENGTH)):
         raise DocumentError(f"\"stored\": a game left out of the season has \"voided_at\" and \"void_reason\" (1 to "
                             f"{VOID_REASON_LENGTH} characters); one that counts has neither.")
     waiting, batch = stored.get("waiting", False), stored.get("import")
-    if not isinstance(waiting, bool) or not _id(batch, none=True):
+    if not isinstance(waiting, bool) or not is_id(batch, none=True):
         raise DocumentError("\"stored\": \"waiting\" must be true (an import waiting for the club's secretary) "
                             "or false, and \"import\" the number of the import that brought the game, or null.")
     players = _read_players(stored.get("players"), facts.names, people, seen)
     seat_changes = stored.get("seat_changes")
     if (not isinstance(seat_changes, list) or len(seat_changes) != len(facts.seat_changes)
-            or not all(_id(change) for change in seat_changes) or len(set(seat_changes)) < len(seat_changes)):
+            or not all(is_id(change) for change in seat_changes) or len(set(seat_changes)) < len(seat_changes)):
         raise DocumentError("\"stored\": \"seat_changes\" must list the id of each of the game's seat changes, "
                             "in order.")
     hands = _read_stored_hands(stored.get("hands"), facts, last_key)
     open_hand = _read_open_hand(stored.get("open_hand"), checked, hands)
-    trail = _read_trail(stored.get("trail"), checked, last_key, seen)
+    trail = read_trail(stored.get("trail"), checked, last_key, seen)
     seen.games.add(game_id)
     return service.StoredGame(game_id, key, created_at, revision, voided_at, reason, last_key, hands, players,
                               tuple(seat_changes), open_hand, trail, waiting, batch)
@@ -358,7 +344,7 @@ def _read_stored(stored, checked, people, seen):
 def _read_players(entries, roster, people, seen):
     """Each roster player's ``(id, person)``: the person a backup person of an unmerged one, one each."""
     if not isinstance(entries, list) or len(entries) != len(roster) or not all(
-            isinstance(entry, dict) and _id(entry.get("id")) and _id(entry.get("person"), none=True)
+            isinstance(entry, dict) and is_id(entry.get("id")) and is_id(entry.get("person"), none=True)
             for entry in entries):
         raise DocumentError("\"stored\": \"players\" must give each player of the game (hand 1's, then each joiner) "
                             "as their \"id\" and their \"person\" (an id of \"people\").")
@@ -385,11 +371,11 @@ def _read_stored_hands(entries, facts, last_key):
     hands = []
     for number, (entry, log) in enumerate(zip(entries, facts.logs), start=1):
         where = f"\"stored\": hand {number}"
-        if (not isinstance(entry, dict) or not _id(entry.get("key")) or entry["key"] > last_key
-                or not _id(entry.get("log"), none=True) or (entry.get("log") is None) != (log is None)):
+        if (not isinstance(entry, dict) or not is_id(entry.get("key")) or entry["key"] > last_key
+                or not is_id(entry.get("log"), none=True) or (entry.get("log") is None) != (log is None)):
             raise DocumentError(f"{where} needs a \"key\" (1 to \"last_hand_key\") and a \"log\": the id of its "
                                 "trick log if it was played trick by trick, else null.")
-        hands.append(service.StoredHand(entry["key"], _read_time(entry.get("recorded_at"), f"{where}: \"recorded_at\""),
+        hands.append(service.StoredHand(entry["key"], read_time(entry.get("recorded_at"), f"{where}: \"recorded_at\""),
                                         entry["log"]))
     keys = [hand.key for hand in hands]
     logs = [hand.log for hand in hands if hand.log is not None]
@@ -402,7 +388,7 @@ def _read_open_hand(entry, checked, hands):
     """The hand being played trick by trick (``open_hand``), or None; played through by ``service.backup_game``."""
     if entry is None:
         return None
-    if not isinstance(entry, dict) or not _id(entry.get("log")) or entry["log"] in {hand.log for hand in hands}:
+    if not isinstance(entry, dict) or not is_id(entry.get("log")) or entry["log"] in {hand.log for hand in hands}:
         raise DocumentError("\"stored\": \"open_hand\" must be null or an object with the \"log\" id of the hand "
                             "being played (no recorded hand's).")
     if checked.board.over:
@@ -412,174 +398,6 @@ def _read_open_hand(entry, checked, hands):
     tricks = {key: value for key, value in entry.items() if key != "log"}
     played = exchange._read_tricks({"tricks": tricks}, upcoming.number, seated, checked.facts.variant)
     return service.OpenHand(entry["log"], played)
-
-
-# --- A game's trail ------------------------------------------------------------------------------------
-
-_ACTIONS = {action.value for action in service.Action}
-
-
-def _read_trail(entries, checked, last_key, seen):
-    """A game's trail (``Change`` entries, oldest first) as ``service.TrailEntry`` values, each entry's facts
-    in the form its kind of entry writes them (entries.py, hands.py, seats.py, tricks.py), so that its
-    page and its undo read them as they read their own."""
-    if not isinstance(entries, list):
-        raise DocumentError("\"stored\": \"trail\" must be a list of the game's trail entries, oldest first.")
-    trail, ids = [], set()
-    for number, entry in enumerate(entries, start=1):
-        where = f"\"stored\": trail entry {number}"
-        if not isinstance(entry, dict) or not _id(entry.get("id")) or entry.get("action") not in _ACTIONS:
-            raise DocumentError(f"{where} needs an \"id\" and an \"action\" (one of {', '.join(sorted(_ACTIONS))}).")
-        if entry["id"] in seen.entries or (trail and entry["id"] <= trail[-1].id):
-            raise DocumentError(f"{where}: the entries must be listed oldest first, each id once.")
-        hand_number, hand_key, after_key = entry.get("hand_number"), entry.get("hand_key"), entry.get("after_key")
-        if (not whole(hand_number) or hand_number < 0 or not _id(hand_key, none=True)
-                or not _id(after_key, none=True) or max(hand_key or 0, after_key or 0) > last_key):
-            raise DocumentError(f"{where} needs a \"hand_number\" (0 or more), and a \"hand_key\" and \"after_key\" "
-                                "(hands' keys, up to \"last_hand_key\", or null).")
-        undoes = entry.get("undoes")
-        if (entry["action"] == service.Action.UNDO.value) != (undoes is not None) or (
-                undoes is not None and undoes not in ids):
-            raise DocumentError(f"{where}: an undo, and only an undo, names the entry of this trail it undoes "
-                                "(\"undoes\"), an older one.")
-        before, after = entry.get("before"), entry.get("after")
-        if not all(facts is None or isinstance(facts, dict) for facts in (before, after)):
-            raise DocumentError(f"{where}: \"before\" and \"after\" must be objects or null.")
-        trail.append(service.TrailEntry(entry["id"], _read_time(entry.get("at"), f"{where}: \"at\""),
-                                        entry["action"], hand_number, hand_key, after_key, undoes, before, after))
-        ids.add(entry["id"])
-    about = service.subjects(trail)
-    for number, entry in enumerate(trail, start=1):
-        problem = _FACTS[about[entry.id]](entry, checked)
-        if problem:
-            raise DocumentError(f"\"stored\": trail entry {number}: {problem}")
-    seen.entries |= ids
-    return tuple(trail)
-
-
-def _hand_facts_problem(entry, checked):
-    """What is wrong with a hand entry's facts (``entries.hand_facts``), or None."""
-    roster = len(checked.facts.names)
-    if entry.before is None and entry.after is None:
-        return "a hand's entry has the hand's facts before or after it (or both)."
-    for facts in (entry.before, entry.after):
-        if facts is None:
-            continue
-        taken = facts.get("taken")
-        if (not isinstance(taken, list) or not rules.MIN_PLAYERS <= len(taken) <= min(roster, rules.MAX_PLAYERS)
-                or not all(_counts(counts) for counts in taken) or facts.get("moon", False) not in (None, "subtract",
-                                                                                                   "add")):
-            return "a hand's facts need \"taken\" (each seat's hearts, Black Marias and J♦) and \"moon\"."
-        seating = facts.get("seating", list(range(len(taken))))
-        if (not isinstance(seating, list) or len(seating) != len(taken)
-                or not all(whole(player) and 0 <= player < roster for player in seating)
-                or len(set(seating)) < len(seating)):
-            return "a hand's \"seating\" lists a player of the game for each seat, once each."
-        if not _id(facts.get("log"), none=True):
-            return "a hand's \"log\" is the id of its trick log."
-        moved, seats = facts.get("moved", []), facts.get("seats", [])
-        if not _ids(moved) or not isinstance(seats, list) or not all(
-                isinstance(seat, list) and len(seat) == 2 and _id(seat[0]) and whole(seat[1]) for seat in seats):
-            return "a hand's \"moved\" lists seat changes' ids, and its \"seats\" [id, hand] pairs."
-        if "tricks" in facts and not _log_facts(facts["tricks"], len(taken), checked.facts.variant):
-            return "a hand's \"tricks\" must be a trick log as the trail keeps one (\"first_leader\", \"kitty\" " \
-                   "and \"tricks\", [cards, confirmed] each) that can have been played (R6-R13)."
-    return None
-
-
-def _counts(counts):
-    """Whether ``counts`` are one seat's ``[hearts, marias]`` or ``[hearts, marias, jacks]`` (R14)."""
-    return (isinstance(counts, list) and len(counts) in (2, 3) and all(whole(count) for count in counts)
-            and 0 <= counts[0] <= rules.HEARTS_IN_HAND and 0 <= counts[1] <= rules.MARIAS_IN_HAND
-            and (len(counts) == 2 or 0 <= counts[2] <= rules.JACKS_IN_HAND))
-
-
-def _log_facts(log, players, variant):
-    """Whether ``log`` is a removed hand's trick log as the trail keeps it (``TrickLog.facts``), which the
-    engine plays through at a table of ``players`` (R6-R13): putting the hand back puts it back."""
-    if not isinstance(log, dict) or not whole(log.get("first_leader")) or not 0 <= log["first_leader"] < players:
-        return False
-    tricks, kitty = log.get("tricks"), log.get("kitty")
-    if not (kitty is None or _cards(kitty)) or not isinstance(tricks, list) or not all(
-            isinstance(trick, list) and len(trick) == 2 and _cards(trick[0]) and isinstance(trick[1], bool)
-            for trick in tricks):
-        return False
-    try:
-        rules.check_log(rules.PlayedLog(log["first_leader"], rules.parse_cards(kitty.split()) if kitty else (),
-                                        tuple((rules.parse_cards(cards.split()), confirmed)
-                                              for cards, confirmed in tricks)), players, variant)
-    except rules.RuleError:
-        return False
-    return True
-
-
-def _cards(text):
-    """Whether ``text`` is cards as the database keeps them ("10♠ 9♥")."""
-    if not isinstance(text, str) or not text.split():
-        return False
-    try:
-        rules.parse_cards(text.split())
-    except rules.RuleError:
-        return False
-    return True
-
-
-def _seat_facts_problem(entry, _checked):
-    """What is wrong with a seat change entry's facts (``seats.seated``), or None."""
-    if (entry.before is None) == (entry.after is None):
-        return "a seat change's entry has its facts either before it (taken back) or after it (made)."
-    facts = entry.before or entry.after
-    kind = facts.get("kind")
-    if (not _id(facts.get("id")) or kind not in ("join", "leave") or not whole(facts.get("before_hand"))
-            or facts["before_hand"] < 2 or not whole(facts.get("player")) or facts["player"] < 0
-            or not _id(facts.get("log"), none=True)
-            or not all(whole(facts.get(key)) if kind == "join" else facts.get(key) is None for key in ("at", "start"))):
-        return "a seat change's facts need its \"id\", \"kind\" (join or leave), \"before_hand\" (2 or more), " \
-               "\"player\", and for a join \"at\" and \"start\"."
-    if not _shown_name(facts.get("name")):
-        return f"a seat change's \"name\" is the player's name (1 to {NAME_LENGTH} characters)."
-    return None
-
-
-def _rules_facts_problem(entry, _checked):
-    """What is wrong with a house rules entry's facts (``Variant.facts``), or None."""
-    for facts in (entry.before, entry.after):
-        if not isinstance(facts, dict) or set(facts) != set(rules.HOUSE_RULE_NAMES):
-            return "a house rules entry has the house rules before and after it, each of them."
-        try:
-            rules.Variant.from_facts(facts)
-        except (rules.RuleError, TypeError, ValueError):
-            return "a house rules entry has house rules the app cannot play."
-    return None
-
-
-def _trick_facts_problem(entry, _checked):
-    """What is wrong with a trick entry's facts (``tricks.trick_facts``), or None."""
-    if (entry.before is None) == (entry.after is None):
-        return "a trick's entry has the trick either before it (taken back) or after it (entered)."
-    facts = entry.before or entry.after
-    if (not _id(facts.get("log")) or not _id(facts.get("trick")) or not _cards(facts.get("cards"))
-            or not isinstance(facts.get("confirmed"), bool)):
-        return "a trick's facts need its \"log\", \"trick\" number, \"cards\" and \"confirmed\"."
-    return None
-
-
-def _kitty_facts_problem(entry, _checked):
-    """What is wrong with a kitty entry's facts (``tricks._say_kitty``), or None."""
-    for facts in (entry.before, entry.after):
-        if not isinstance(facts, dict) or not _id(facts.get("log")) or not (
-                facts.get("kitty") is None or _cards(facts["kitty"])):
-            return "a kitty's entry has the kitty before and after it: its \"log\" and its cards (or null)."
-    return None
-
-
-def _no_first_entry(_entry, _checked):
-    return "an undo of no entry this trail has."
-
-
-_FACTS = {service.Subject.HAND: _hand_facts_problem, service.Subject.SEATS: _seat_facts_problem,
-          service.Subject.RULES: _rules_facts_problem, service.Subject.TRICKS: _trick_facts_problem,
-          service.Subject.KITTY: _kitty_facts_problem, None: _no_first_entry}
 
 
 # --- The club's trail ----------------------------------------------------------------------------------
@@ -596,7 +414,7 @@ def _read_people_trail(entries, people):
     read = {}
     for number, entry in enumerate(entries, start=1):
         where = f"Entry {number} of the club's trail of people"
-        if not isinstance(entry, dict) or not _id(entry.get("id")) or entry.get("action") not in _PEOPLE_ACTIONS:
+        if not isinstance(entry, dict) or not is_id(entry.get("id")) or entry.get("action") not in _PEOPLE_ACTIONS:
             raise DocumentError(f"{where} needs an \"id\" and an \"action\" (rename, merge or undo).")
         if entry["id"] in read or (read and entry["id"] <= max(read)):
             raise DocumentError(f"{where}: the entries must be listed oldest first, each id once.")
@@ -616,7 +434,7 @@ def _read_people_trail(entries, people):
         if not _people_facts(entry.get("facts"), entry["action"], action):
             raise DocumentError(f"{where}: its \"facts\" are not those of a {entry['action']}.")
         read[entry["id"]] = service.PeopleEntry(
-            entry["id"], _read_time(entry.get("at"), f"{where}: \"at\""), entry["action"], person, other, undoes,
+            entry["id"], read_time(entry.get("at"), f"{where}: \"at\""), entry["action"], person, other, undoes,
             entry["facts"], _read_device(entry.get("device"), where))
     return list(read.values())
 
@@ -626,14 +444,14 @@ def _people_facts(facts, action, first):
     if not isinstance(facts, dict):
         return False
     if action == "rename":
-        return (all(_text(facts.get(key), NAME_LENGTH) for key in ("before", "after"))
+        return (all(is_text(facts.get(key), NAME_LENGTH) for key in ("before", "after"))
                 and isinstance(facts.get("spelling_added"), bool))
     if action == "merge":
-        return (_ids(facts.get("players")) and isinstance(facts.get("names"), list)
-                and all(_key(key) for key in facts["names"]) and _id(facts.get("latest_player"), none=True)
-                and _text(facts.get("name"), NAME_LENGTH))
+        return (are_ids(facts.get("players")) and isinstance(facts.get("names"), list)
+                and all(is_key(key) for key in facts["names"]) and is_id(facts.get("latest_player"), none=True)
+                and is_text(facts.get("name"), NAME_LENGTH))
     if first == "merge":
-        return _ids(facts.get("players"))
+        return are_ids(facts.get("players"))
     return isinstance(facts.get("released"), bool)
 
 
@@ -645,7 +463,7 @@ def _read_games_trail(entries, games):
     read = []
     for number, entry in enumerate(entries, start=1):
         where = f"Entry {number} of the club's trail of games"
-        if not isinstance(entry, dict) or not _id(entry.get("id")) or entry.get("action") not in _GAMES_ACTIONS:
+        if not isinstance(entry, dict) or not is_id(entry.get("id")) or entry.get("action") not in _GAMES_ACTIONS:
             raise DocumentError(f"{where} needs an \"id\" and an \"action\" (void, count, date, accept, wait, "
                                 "void_import or count_import).")
         if read and entry["id"] <= read[-1].id:
@@ -661,7 +479,7 @@ def _read_games_trail(entries, games):
                                     "and no \"reason\".")
         elif entry["action"] in _IMPORT_ACTIONS:
             listed = facts.get("games") if isinstance(facts, dict) else None
-            if (not _text(reason, VOID_REASON_LENGTH) or not _ids(listed) or not listed
+            if (not is_text(reason, VOID_REASON_LENGTH) or not are_ids(listed) or not listed
                     or not all(game in games for game in listed) or entry["game"] != listed[0]):
                 raise DocumentError(f"{where}: an import's entry has its \"reason\" (1 to {VOID_REASON_LENGTH} "
                                     "characters) and \"facts\" listing its games of the backup, the first its "
@@ -670,55 +488,21 @@ def _read_games_trail(entries, games):
             if facts is not None or reason is not None:
                 raise DocumentError(f"{where}: a waiting game counted, or made to wait again, has no \"reason\" "
                                     "and no \"facts\".")
-        elif facts is not None or not (_text(reason, VOID_REASON_LENGTH) or (
+        elif facts is not None or not (is_text(reason, VOID_REASON_LENGTH) or (
                 entry["action"] == "count" and reason is None)):
             raise DocumentError(f"{where}: a game left out has its \"reason\" (1 to {VOID_REASON_LENGTH} "
                                 "characters), and no \"facts\".")
-        read.append(service.GamesEntry(entry["id"], _read_time(entry.get("at"), f"{where}: \"at\""),
+        read.append(service.GamesEntry(entry["id"], read_time(entry.get("at"), f"{where}: \"at\""),
                                        entry["action"], entry["game"], reason, facts,
                                        _read_device(entry.get("device"), where)))
     return read
 
 
 def _read_device(device, where):
-    if device is None or _text(device, DEVICE_NAME_LENGTH):
+    if device is None or is_text(device, DEVICE_NAME_LENGTH):
         return device
     raise DocumentError(f"{where}: \"device\" must be a device's name (1 to {DEVICE_NAME_LENGTH} characters) "
                         "or null.")
-
-
-# --- Values ----------------------------------------------------------------------------------------------
-
-
-def _id(value, none=False):
-    """Whether ``value`` is an id the database could give (a whole number from 1), or None if ``none``."""
-    return (none and value is None) or (whole(value) and 1 <= value <= LARGEST_ID)
-
-
-def _ids(values):
-    return isinstance(values, list) and all(_id(value) for value in values)
-
-
-def _text(value, most):
-    """Whether ``value`` is text as the app's forms take it: 1 to ``most`` characters, trimmed, none that
-    breaks a line or shows nothing."""
-    return isinstance(value, str) and value == value.strip() and bool(value) and names.problem(value, most) is None
-
-
-def _read_time(text, where, none=False):
-    """A moment as a backup writes it (ISO 8601, UTC, "2026-11-27T19:02:11.123456"), as the database keeps it
-    (UTC, no zone); a zone, if given, is turned into UTC."""
-    if none and text is None:
-        return None
-    try:
-        moment = datetime.fromisoformat(text) if isinstance(text, str) else None
-    except ValueError:
-        moment = None
-    if moment is None:
-        raise DocumentError(f"{where} must be a moment such as 2026-11-27T19:02:11 (UTC).")
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
-    return moment
 
 
 def _which_game(index, count, game_document):
@@ -727,114 +511,3 @@ def _which_game(index, count, game_document):
     if not isinstance(name, str) or not name.strip():
         return f"Game {index + 1} of {count} (no name)"
     return f"Game {index + 1} of {count} (\"{quoted(name.strip(), NAME_SHOWN)}\")"
-
-
-# --- The commands ----------------------------------------------------------------------------------------
-
-
-def write_atomically(path, text, replace=True):
-    """Write ``text`` to ``path`` so that the file is either the old one or all of the new one; unless
-    ``replace``, an existing file at ``path`` is kept and ``FileExistsError`` raised, even one made meanwhile."""
-    folder = os.path.dirname(os.path.abspath(path))
-    # The partial file sits in the same folder so that os.replace is a rename
-    # on one file system, never a copy.
-    descriptor, partial = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".partial")
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as partial_file:
-            partial_file.write(text)
-            partial_file.flush()
-            os.fsync(partial_file.fileno())
-        if replace:
-            os.replace(partial, path)
-        else:
-            _move_without_replacing(partial, path)
-    except BaseException:
-        try:
-            os.unlink(partial)
-        except FileNotFoundError:
-            pass
-        raise
-
-
-def _move_without_replacing(partial, path):
-    """Rename ``partial`` to ``path`` unless a file is there: a hard link refuses an existing name in one
-    step; where a file system has none (some phones' shared storage), the name is looked at, then replaced."""
-    try:
-        os.link(partial, path)
-    except FileExistsError:
-        raise
-    except OSError:
-        if os.path.lexists(path):
-            raise FileExistsError(path) from None
-        os.replace(partial, path)
-        return
-    os.unlink(partial)
-
-
-def _counted(count, one, many):
-    return f"{count} {one if count == 1 else many}"
-
-
-def restored_line(restored):
-    """What ``restore`` says it restored, in one line."""
-    return (f"Restored {_counted(len(restored.games), 'game', 'games')}, "
-            f"{_counted(restored.people, 'person', 'people')}, "
-            f"{_counted(restored.left_out, 'game left out', 'games left out')} of the season, "
-            f"{_counted(restored.waiting, 'import waiting', 'imports waiting')} for the club's secretary, "
-            f"{_counted(restored.club_entries, 'entry', 'entries')} of the club's trail.")
-
-
-class Refused(click.ClickException):
-    """A command refused before it did anything: one line, exit status 2."""
-
-    exit_code = 2
-
-
-@click.command("backup")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
-@with_appcontext
-@needs_database
-def backup_command(file, force):
-    """Save the whole club to FILE as one JSON document ('-' writes to standard output); an existing FILE is
-    kept unless --force."""
-    if file != "-" and not force and os.path.lexists(file):
-        raise Refused(f"{file} exists already; nothing was saved. Name a new file, or add --force to replace it.")
-    document = backup_document()
-    count = _counted(len(document["games"]), "game", "games")
-    if file == "-":
-        click.echo(dumps(document), nl=False)
-        # Standard output carries the backup itself, so the count goes aside.
-        click.echo(f"Saved {count}.", err=True)
-        return
-    try:
-        write_atomically(file, dumps(document), replace=force)
-    except FileExistsError:
-        raise Refused(f"{file} exists already; nothing was saved. Name a new file, or add --force to replace it.") \
-            from None
-    except OSError as error:
-        raise click.ClickException(f"Could not write {file}: {error.strerror or error}. Nothing was saved.") from None
-    click.echo(f"Saved {count} to {file}.")
-
-
-@click.command("restore")
-@click.argument("file", type=click.File("rb"))
-@with_appcontext
-@needs_database
-def restore_command(file):
-    """Add the games of backup FILE as new games, with the club's people and trail, all or nothing ('-' reads
-    standard input)."""
-    try:
-        restored = restore_whole(parse_backup(file.read()))
-    except DocumentError as error:
-        raise click.ClickException(f"{error} Nothing was restored.") from None
-    click.echo(restored_line(restored))
-    if restored.people_entries_left_out:
-        click.echo(f"Not restored: {_counted(restored.people_entries_left_out, 'entry', 'entries')} of the club's "
-                   "trail of people (renames, merges), as some of the backup's people were known here already; "
-                   "their games are linked to them by name.")
-
-
-def init_app(app):
-    app.cli.add_command(backup_command)
-    app.cli.add_command(restore_command)
