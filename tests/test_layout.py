@@ -133,3 +133,13 @@ def test_the_rules_engine_imports_the_standard_library_only(path):
                and name.split(".")[0] not in sys.stdlib_module_names and name != "__future__"}
 
     assert not outside
+
+
+LONGEST_MODULE = 600  # lines: a module longer than this holds more than one job (issue 35)
+
+
+@pytest.mark.parametrize("module", sorted(name for name in MODULES if ".migrations." not in name))
+def test_no_module_is_a_big_room(module):
+    lines = len(MODULES[module].read_text(encoding="utf-8").splitlines())
+
+    assert lines <= LONGEST_MODULE, f"{module} has {lines} lines: split it by job"

@@ -13,6 +13,7 @@ from ..db.models import (
     Person,
     PersonName,
     Player,
+    Scored,
     SeatChange,
     Taking,
     Trick,
@@ -25,7 +26,6 @@ from ..db.models import (
     utcnow,
     variant_columns,
 )
-from ..db.models.facts import Scored
 from . import figures
 from .errors import Conflict, TricksRefused
 from .names import check_one_person_each, cleaned
