@@ -1,4 +1,4 @@
-"""The service layer: every change to a game goes through scorekeeper.table (R13-R17).
+"""The service layer: every change to a game goes through scorekeeper.service (R13-R17).
 
 Plain examples of each change and its refusals, the undo's semantics, two
 writers at once, and a Hypothesis state machine that drives record,

@@ -35,10 +35,10 @@ from ..db.models import (
 )
 from ..service import days
 from ..words.explain import describe, quoted
-from . import game as exchange
 from .backup_trail import read_trail
 from .backup_values import are_ids, is_id, is_key, is_shown_name, is_text, read_time
-from .game import DocumentError, export_game, read_game, whole
+from .game import FORMAT as GAME_FORMAT
+from .game import DocumentError, export_game, read_game, read_tricks, whole
 
 FORMAT = "scorekeeper/backup"
 VERSION = 2  # written; version 1 (the games' documents and the people known by several names) is read too
@@ -180,7 +180,7 @@ def restore_whole(document):
     """
     if not isinstance(document, dict):
         raise DocumentError("A backup must be a JSON object with a \"games\" list.")
-    if document.get("format") == exchange.FORMAT:
+    if document.get("format") == GAME_FORMAT:
         raise DocumentError("This is one game's document, not a backup; import it with import-game.")
     if document.get("format") != FORMAT:
         raise DocumentError(f"A backup's \"format\" must be \"{FORMAT}\".")
@@ -396,7 +396,7 @@ def _read_open_hand(entry, checked, hands):
     upcoming = checked.board.next_hand
     seated = [checked.facts.names[player] for player in upcoming.seating]
     tricks = {key: value for key, value in entry.items() if key != "log"}
-    played = exchange._read_tricks({"tricks": tricks}, upcoming.number, seated, checked.facts.variant)
+    played = read_tricks({"tricks": tricks}, upcoming.number, seated, checked.facts.variant)
     return service.OpenHand(entry["log"], played)
 
 

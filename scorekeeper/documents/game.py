@@ -232,7 +232,7 @@ def read_game(document, most_hands=None):
         raise DocumentError(_("Seat changes: %(problem)s", problem=describe(error, names))) from None
     seated = [[names[player] for player in seating] for seating in seatings]  # each hand's players, by name
     records = [_read_hand(hand, number, seated[number - 1], variant) for number, hand in enumerate(hands, start=1)]
-    logs = [_read_tricks(hand, number, seated[number - 1], variant) for number, hand in enumerate(hands, start=1)]
+    logs = [read_tricks(hand, number, seated[number - 1], variant) for number, hand in enumerate(hands, start=1)]
     facts = service.GameFacts(name, target, first_dealer, tuple(names), tuple(records), tuple(logs), variant,
                               tuple(changes), played_on)
     try:
@@ -342,7 +342,7 @@ def _read_hand(hand, number, names, variant):
     return record
 
 
-def _read_tricks(hand, number, names, variant):
+def read_tricks(hand, number, names, variant):
     """A hand's optional trick log as a ``rules.PlayedLog``, its cards read; the service plays it through (R6-R13).
 
     ``names`` are the players of the hand, in its seating order.

@@ -1,4 +1,4 @@
-"""Cancellation Hearts, as docs/rules.md keeps it (R1-R17): the rules engine.
+"""Cancellation Hearts, as docs/rules.md keeps it (R1-R18): the rules engine.
 
 Standard library only. Views, forms, the service and commands call into it;
 it never calls out. Values are immutable, errors are types with fields
@@ -8,12 +8,13 @@ failing example can be pasted back into a test. One module a kind of value:
 - ``numbers``: the numbers the rules give (players, copies, hearts, target);
 - ``errors``: every kind of refusal;
 - ``cards``: cards and their copies (R2);
-- ``variant``: house rules as one value (R5, R14, R15);
+- ``variant``: house rules as one value, and their registry (R5, R14, R15);
 - ``hand``: a hand's takings, checked and scored (R13-R15);
 - ``trick``: one trick resolved (R9);
 - ``play``: a hand played trick by trick (R6-R13);
 - ``game``: the deal, the seating, dealers, passing, totals, the verdict (R1-R5, R16, R17);
-- ``figures``: a player's figures across games.
+- ``figures``: a player's figures across games;
+- ``night``: a club night of rounds across tables: the tables, a round's draw, shares, the standing (R18).
 
 Callers use this package's names (``rules.score_game``); rule numbers in
 comments and messages refer to docs/rules.md.
@@ -101,6 +102,19 @@ from .hand import (  # noqa: F401
     record_points,
     score_hand,
     takings_problems,
+)
+from .night import (  # noqa: F401
+    Draw,
+    DrawnTable,
+    RoundResult,
+    Standing,
+    draw_round,
+    neighbours,
+    night_standing,
+    round_length,
+    round_results,
+    shares,
+    table_splits,
 )
 from .numbers import (  # noqa: F401
     COPIES,
