@@ -9,7 +9,7 @@ from ...service import days
 from ...service import names as name_rules
 from ...words.explain import name_problem
 from ...words.i18n import _, lazy_gettext
-from .fields import BaseForm, WholeNumberField
+from .fields import BaseForm, WholeNumberField, check_name
 
 # --- People -------------------------------------------------------------------------
 
@@ -20,12 +20,7 @@ class RenameForm(BaseForm):
     name = StringField(validators=[InputRequired(lazy_gettext("Enter the name to show."))])
 
     def validate_name(self, field):
-        field.data = (field.data or "").strip()
-        if not field.data:
-            raise ValidationError(_("Enter the name to show."))
-        problem = name_problem(name_rules.problem(field.data))
-        if problem:
-            raise ValidationError(problem)
+        check_name(field, _("Enter the name to show."))
 
 
 class DeviceForm(BaseForm):

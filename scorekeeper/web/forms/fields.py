@@ -12,6 +12,8 @@ from wtforms.csrf.session import SessionCSRF
 from wtforms.validators import ValidationError
 
 from ...db.models import LARGEST_ID
+from ...service import names as name_rules
+from ...words.explain import name_problem
 from ...words.i18n import _
 
 
@@ -169,3 +171,14 @@ class ContestedForm(GameChangeForm):
 
 class ConfirmForm(GameChangeForm):
     """A confirmation button that changes a game (remove, revert, take back)."""
+
+
+def check_name(field, missing):
+    """A name field's text trimmed, or refused in words: ``missing`` when blank, else what is wrong with the
+    name as a name (``service.names``)."""
+    field.data = (field.data or "").strip()
+    if not field.data:
+        raise ValidationError(missing)
+    problem = name_problem(name_rules.problem(field.data))
+    if problem:
+        raise ValidationError(problem)

@@ -18,7 +18,7 @@ from ...service import names as name_rules
 from ...words.explain import name_problem, player_name_errors
 from ...words.house_rules import WORDS as HOUSE_RULE_WORDS
 from ...words.i18n import _, lazy_gettext
-from .fields import BaseForm, ChoiceField, GameChangeForm, Problem, WholeNumberField
+from .fields import BaseForm, ChoiceField, GameChangeForm, Problem, WholeNumberField, check_name
 
 # --- House rules ---------------------------------------------------------------
 
@@ -178,12 +178,7 @@ class JoinForm(GameChangeForm):
     problem = None  # what the rules or the game refused, in words
 
     def validate_name(self, field):
-        field.data = (field.data or "").strip()
-        if not field.data:
-            raise ValidationError(_("Enter a name for the new player."))
-        problem = name_problem(name_rules.problem(field.data))
-        if problem:
-            raise ValidationError(problem)
+        check_name(field, _("Enter a name for the new player."))
 
     def validate_start(self, field):
         if self.start_rule.data != rules.StartRule.TYPED.value:
