@@ -165,7 +165,7 @@ def test_backup_of_an_empty_database_has_no_games_and_restores_nothing(app, fres
         restored = restore_document(document)
 
     assert document == {"format": "scorekeeper/backup", "version": 2, "games": [], "people": [],
-                        "trail": {"people": [], "games": []}}
+                        "trail": {"people": [], "games": []}, "nights": []}
     assert restored == []
     assert rows(fresh_app)["Game"] == 0
 
@@ -225,6 +225,20 @@ def entry(number, action, before=None, after=None, undoes=None, at=MOMENT):
     (lambda d: d["games"][1].update(rules={"moon_choice": "x" * 100_000}),
      f'{SECOND}: The house rule "moon_choice" cannot be "' + "x" * 76 + "…."),
     (lambda d: d.pop("games"), 'A backup must have a "games" list.'),
+    (lambda d: d.update(nights={"1": {}}), 'A backup\'s "nights" must be a list.'),
+    (lambda d: d.update(nights=[{"name": "Night", "played_on": "2026-13-01", "target": 150, "deals": None,
+                                 "players": [], "rounds": []}]), 'Night 1 of "nights" needs a "name"'),
+    (lambda d: d.update(nights=[{"name": "Night", "played_on": "2026-11-27", "target": 150, "deals": None,
+                                 "made_at": MOMENT, "players": [{"person": 10**6, "from_round": 1,
+                                                                 "left_after": None, "checked_in_at": MOMENT}],
+                                 "rounds": []}]), 'Night 1 of "nights": each of its "players" is a person'),
+    (lambda d: d.update(nights=[{"name": "Night", "played_on": "2026-11-27", "target": 150, "deals": 0,
+                                 "players": [], "rounds": []}]), 'Night 1 of "nights" needs a "name"'),
+    (lambda d: d.update(nights=[{"name": "Night", "played_on": "2026-11-27", "target": 150, "deals": None,
+                                 "made_at": MOMENT, "players": [], "rounds": [
+                                     {"number": 1, "seed": 5, "repeated": 0, "drawn_at": MOMENT, "closed_at": None,
+                                      "tables": [{"number": 1, "game": 10**6}]}]}]),
+     'Night 1 of "nights", round 1: its "tables" are numbered from 1 in order'),
     (lambda d: d.update(games={"1": d["games"][0]}), 'A backup must have a "games" list.'),
     (lambda d: d["games"][1].update(target=0), f'{SECOND}: The "target" must be a whole number'),
     (lambda d: d["games"][2]["players"].pop(), f"{THIRD}: A game has 6 to 11 players"),

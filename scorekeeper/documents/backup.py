@@ -35,8 +35,9 @@ from ..db.models import (
 )
 from ..service import days
 from ..words.explain import describe, quoted
+from .backup_nights import nights_document, read_nights
 from .backup_trail import read_trail
-from .backup_values import are_ids, is_id, is_key, is_shown_name, is_text, read_time
+from .backup_values import are_ids, is_id, is_key, is_shown_name, is_text, read_time, time_text
 from .game import FORMAT as GAME_FORMAT
 from .game import DocumentError, export_game, read_game, read_tricks, whole
 
@@ -68,24 +69,26 @@ def backup_document():
             )
         ).scalars()
         games = [{**export_game(game), "stored": _stored(game)} for game in games]
-        return {"format": FORMAT, "version": VERSION, "games": games, "people": _people(), "trail": _club_trail()}
+        return {"format": FORMAT, "version": VERSION, "games": games, "people": _people(), "trail": _club_trail(),
+                "nights": nights_document()}
 
 
 def _stored(game):
     """What the database keeps of a game beside its document, ids as this database gave them."""
     log = game.trick_log
     return {
-        "id": game.id, "scorer_key": game.scorer_key, "created_at": _time(game.created_at), "revision": game.revision,
-        "voided_at": _time(game.voided_at), "void_reason": game.void_reason, "last_hand_key": game.last_hand_key,
+        "id": game.id, "scorer_key": game.scorer_key, "created_at": time_text(game.created_at),
+        "revision": game.revision, "voided_at": time_text(game.voided_at), "void_reason": game.void_reason,
+        "last_hand_key": game.last_hand_key,
         "waiting": game.waiting, "import": game.import_id,
         "players": [{"id": player.id, "person": player.person_id} for player in game.players],
         "seat_changes": [change.id for change in game.seat_changes],
-        "hands": [{"key": hand.key, "recorded_at": _time(hand.recorded_at),
+        "hands": [{"key": hand.key, "recorded_at": time_text(hand.recorded_at),
                    "log": None if game.log_of(hand) is None else game.log_of(hand).id} for hand in game.hands],
         "open_hand": None if log is None else {
             "log": log.id, "first_leader": log.first_leader, "kitty": [str(card) for card in log.kitty_cards] or None,
             "played": [{"cards": trick.cards.split(), "confirmed": trick.confirmed} for trick in log.tricks]},
-        "trail": [{"id": change.id, "at": _time(change.at), "action": change.action,
+        "trail": [{"id": change.id, "at": time_text(change.at), "action": change.action,
                    "hand_number": change.hand_number, "hand_key": change.hand_key, "after_key": change.after_key,
                    "undoes": change.undoes_id, "before": _facts(change.before), "after": _facts(change.after)}
                   for change in sorted(game.changes, key=lambda change: change.id)],
@@ -108,16 +111,12 @@ def _club_trail():
     people = db.session.execute(select(PersonChange).order_by(PersonChange.id)).scalars()
     games = db.session.execute(select(GameChange).order_by(GameChange.id)).scalars()
     return {
-        "people": [{"id": entry.id, "at": _time(entry.at), "action": entry.action, "person": entry.person_id,
+        "people": [{"id": entry.id, "at": time_text(entry.at), "action": entry.action, "person": entry.person_id,
                     "other": entry.other_id, "undoes": entry.undoes_id, "facts": _facts(entry.facts),
                     "device": entry.device} for entry in people],
-        "games": [{"id": entry.id, "at": _time(entry.at), "action": entry.action, "game": entry.game_id,
+        "games": [{"id": entry.id, "at": time_text(entry.at), "action": entry.action, "game": entry.game_id,
                    "reason": entry.reason, "facts": _facts(entry.facts), "device": entry.device} for entry in games],
     }
-
-
-def _time(moment):
-    return None if moment is None else moment.isoformat()
 
 
 def _facts(text):
@@ -211,8 +210,9 @@ def restore_whole(document):
         raise DocumentError("A backup's \"trail\" must be an object with the lists \"people\" and \"games\".")
     people_trail = _read_people_trail(trail.get("people", []), known)
     games_trail = _read_games_trail(trail.get("games", []), seen.games)
+    nights = read_nights(document.get("nights", []) if version > 1 else [], known, seen.games)
     try:
-        return service.restore_club(games, people, people_trail, games_trail)
+        return service.restore_club(games, people, people_trail, games_trail, nights)
     except service.SamePerson as error:
         raise DocumentError(f"{error} here (merged), but they sat at one table in the backup: "
                             "undo that merge first.") from None

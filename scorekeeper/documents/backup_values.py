@@ -49,3 +49,8 @@ def is_shown_name(name):
 def is_key(key):
     """Whether ``key`` is a spelling's key as the app compares names (``names.key``)."""
     return isinstance(key, str) and bool(key) and names.key(key) == key
+
+
+def time_text(moment):
+    """A moment as a backup writes it (ISO 8601, UTC as the database keeps it), None for none."""
+    return None if moment is None else moment.isoformat()

@@ -108,12 +108,14 @@ from .night import (  # noqa: F401
     DrawnTable,
     RoundResult,
     Standing,
+    TableRound,
     draw_round,
     neighbours,
     night_standing,
     round_length,
     round_results,
     shares,
+    table_round,
     table_splits,
 )
 from .numbers import (  # noqa: F401

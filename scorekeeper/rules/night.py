@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeVar
 
+from .game import Scoreboard
 from .numbers import MAX_PLAYERS, MIN_PLAYERS
 
 Person = TypeVar("Person", bound=Hashable)
@@ -98,6 +99,34 @@ def round_length(players: int, deals: int | None = None) -> int:
     if deals is not None and deals < 1:
         raise ValueError(f"a round is one deal or more, not {deals}")
     return players if deals is None else deals
+
+
+@dataclass(frozen=True)
+class TableRound:
+    """Where a table's round stands (R18 c, f): the hands of it played, of ``length``; whether it is over (its
+    length played, or someone reached the target, R16); and the players of its last hand played (roster
+    numbers, clockwise) with their totals after it."""
+
+    hands: int
+    length: int
+    over: bool
+    seating: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+def table_round(board: Scoreboard, deals: int | None = None) -> TableRound:
+    """A table's round as its game's ``board`` stands: the round's hands are the game's first ``length``
+    (``round_length`` of the players who sat down for hand 1 and the night's ``deals``); a hand recorded past
+    them belongs to no round."""
+    seated = board.hands[0].seating if board.hands else board.seating
+    length = round_length(len(seated), deals)
+    played = board.hands[:length]
+    if not played:
+        return TableRound(0, length, False, tuple(seated), (0,) * len(seated))
+    last = played[-1]
+    over = len(played) == length or (board.over and len(board.hands) == len(played))
+    totals = tuple(last.totals[player] or 0 for player in last.seating)
+    return TableRound(len(played), length, over, tuple(last.seating), totals)
 
 
 def shares(totals: Sequence[int]) -> tuple[Fraction, ...]:

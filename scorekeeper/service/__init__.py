@@ -16,6 +16,7 @@ its revision, writes the rows and the trail, and commits: one transaction
 - ``club``: the key of the club's secretary link; games left out of the season, waiting imports counted;
 - ``figures``: each game's figures (the games list's, each player's), kept for its revision by every write;
 - ``ratings``: the club's ratings (openskill), followed game by game by every write;
+- ``nights``: a club night (R18): opened, check-in, each round drawn into tables' games, closed; its standing;
 - ``refreshing``: kept figures and ratings that fell behind the hands, derived again and kept;
 - ``kept``: each game as this process last derived it, for its revision.
 
@@ -33,7 +34,7 @@ Views and commands never commit: ``grep -rn commit scorekeeper`` finds
 only ``service/writing.py``.
 """
 
-from . import figures, kept, refreshing  # noqa: F401
+from . import figures, kept, nights, refreshing  # noqa: F401
 from .club import (  # noqa: F401
     accept_game,
     change_game_date,
@@ -55,6 +56,7 @@ from .errors import (  # noqa: F401
     HandUnderWay,
     KittyNeeded,
     NameTaken,
+    NightRefused,
     PeopleRefused,
     SamePerson,
     TricksRefused,
@@ -84,6 +86,7 @@ from .people import (  # noqa: F401
 )
 from .restoring import (  # noqa: F401
     BackupGame,
+    BackupNight,
     BackupPerson,
     GamesEntry,
     OpenHand,

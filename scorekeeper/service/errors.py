@@ -82,3 +82,14 @@ class TricksRefused(rules.RuleError):
         self.number = number
         self.error = error
         self.rule = error.rule
+
+
+class NightRefused(Exception):
+    """A change to a club night that cannot be made (R18); ``reason`` says why: "no_night" (no such night),
+    "not_here" (someone not checked in, or gone already), "round_open" (a table of the last round has not
+    finished and the director has not closed it), "too_few" (fewer checked in than a table seats), "split"
+    (tables that are no even split of those drawn), "no_round" (no such round open)."""
+
+    def __init__(self, reason):
+        super().__init__(f"refused: {reason}")
+        self.reason = reason

@@ -96,7 +96,7 @@ def import_game(game):
     with its hands and trick logs. Its names are typed ones: ``cleaned``, and none too alike a person of
     the club it is not (``people_of``)."""
     checked = as_typed(game if isinstance(game, CheckedGame) else check_game(game))
-    return written_twice_if_need_be(lambda: _insert_game(checked, typed=True, batch=new_import()))
+    return written_twice_if_need_be(lambda: insert_game(checked, typed=True, batch=new_import()))
 
 
 def import_games(games, waiting=False):
@@ -147,7 +147,7 @@ def restore_backup(games, people=(), typed=False, waiting=False):
     def insert_all():
         made = {know_person(person): person.name for person in people}
         batch = new_import() if typed else None
-        games = [_insert_game(facts, typed, batch, waiting) for facts in checked]
+        games = [insert_game(facts, typed, batch, waiting) for facts in checked]
         made.pop(None, None)
         if made:  # shown as the backup showed them, not by the spelling of the last game restored
             db.session.execute(update(Person), [{"id": person, "name": name} for person, name in made.items()])
@@ -187,7 +187,7 @@ def know_person(person):
     return owner if made else None
 
 
-def _insert_game(checked, typed=False, batch=None, waiting=False):
+def insert_game(checked, typed=False, batch=None, waiting=False):
     """Store a ``CheckedGame``: the game through the ORM, its rows as one multi-row insert a table; ``typed``
     names are refused when too alike a person of the club they are not (``people_of``). ``batch`` is the
     ``GameImport`` that brings it, ``waiting`` whether it waits for the secretary."""

@@ -15,7 +15,7 @@ the backup can be undone after the restore, and one that could not, cannot.
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from sqlalchemy import delete, func, insert, select, update
 
@@ -24,6 +24,10 @@ from ..db.models import (
     Change,
     Game,
     GameChange,
+    Night,
+    NightPlayer,
+    NightRound,
+    NightTable,
     Person,
     PersonChange,
     PersonName,
@@ -162,6 +166,21 @@ class GamesEntry:
 
 
 @dataclass(frozen=True)
+class BackupNight:
+    """A club night of a backup (R18): its own facts; who was checked in, each ``(person, from_round,
+    left_after, checked_in_at)``; and its rounds, each ``(number, seed, repeated, drawn_at, closed_at,
+    tables)``, a table ``(number, game)``, people and games named by the backup's ids."""
+
+    name: str
+    played_on: date
+    deals: int | None
+    target: int
+    made_at: datetime
+    players: tuple
+    rounds: tuple
+
+
+@dataclass(frozen=True)
 class Restored:
     """What a restore added: the new ``Game`` rows in the backup's order, how many people it made here (the
     backup's, and the players' it did not list whom no name found), how many of the games are left out of
@@ -206,7 +225,7 @@ def backup_game(checked, stored=None):
 # --- The restore ---------------------------------------------------------------------------------------
 
 
-def restore_club(games, people=(), people_trail=(), games_trail=()):
+def restore_club(games, people=(), people_trail=(), games_trail=(), nights=()):
     """Add every game of a backup (``BackupGame`` values, checked by ``backup_game``, oldest first) as new
     games, with the backup's ``people`` (``BackupPerson``), the club's trail of games (``GamesEntry``) and,
     when every person of the backup is new here, its trail of people (``PeopleEntry``): one transaction,
@@ -217,14 +236,15 @@ def restore_club(games, people=(), people_trail=(), games_trail=()):
     version 1 backup links them (``restore_backup``), and the club's trail of people is then left out:
     its merges and renames were of the backup's people, and here some are the club's own.
     """
-    return written_twice_if_need_be(lambda: _Restoring(games, people, people_trail, games_trail).run())
+    return written_twice_if_need_be(lambda: _Restoring(games, people, people_trail, games_trail, nights).run())
 
 
 class _Restoring:
     """One restore, inside its transaction: the old ids of the backup and the new ones they became."""
 
-    def __init__(self, games, people, people_trail, games_trail):
+    def __init__(self, games, people, people_trail, games_trail, nights=()):
         self.backup_games, self.people, self.people_trail, self.games_trail = games, people, people_trail, games_trail
+        self.nights = nights
         self.persons = {}  # a backup person's id -> the id of the person here (exact restores)
         self.players = {}  # a backup player's id -> the new id
         self.game_ids = {}  # a backup game's id -> the new id
@@ -247,6 +267,7 @@ class _Restoring:
         logs = self._insert_hands(rows)
         self._insert_trails(rows, seat_changes, logs)
         club_entries = self._insert_games_trail()
+        self._insert_nights(exact)
         if exact:
             club_entries += self._insert_people_trail()
         made = db.session.execute(select(func.count()).select_from(Person).where(Person.id > newest)).scalar()
@@ -277,6 +298,36 @@ class _Restoring:
         for person in self.people:
             if person.keys and person.merged_into is None:
                 know_person(KnownPerson(person.name, person.keys))
+
+    def _person_here(self, person, exact):
+        """The person here a backup's person became: made here as they were (``exact``), or the one their
+        spellings find."""
+        if exact:
+            return self.persons[person]
+        keys = next((known.keys for known in self.people if known.id == person), ())
+        return db.session.execute(select(PersonName.person_id).where(PersonName.key.in_(keys))
+                                  .order_by(PersonName.person_id).limit(1)).scalar()
+
+    # --- Nights ------------------------------------------------------------------------------------------
+
+    def _insert_nights(self, exact):
+        """The backup's club nights, each with who was checked in and its rounds' tables, their games and
+        people as restored here."""
+        for night in self.nights:
+            night_id = inserted(Night, [{"name": night.name, "played_on": night.played_on, "deals": night.deals,
+                                         "target": night.target, "made_at": night.made_at}])[0]
+            players = [{"night_id": night_id, "person_id": self._person_here(person, exact), "from_round": first,
+                        "left_after": left, "checked_in_at": at} for person, first, left, at in night.players]
+            if players:
+                db.session.execute(insert(NightPlayer), players)
+            for number, seed, repeated, drawn_at, closed_at, tables in night.rounds:
+                round_id = inserted(NightRound, [{"night_id": night_id, "number": number, "seed": seed,
+                                                  "repeated": repeated, "drawn_at": drawn_at,
+                                                  "closed_at": closed_at}])[0]
+                if tables:
+                    db.session.execute(insert(NightTable), [
+                        {"round_id": round_id, "number": table, "game_id": self.game_ids[game]}
+                        for table, game in tables])
 
     # --- Games ------------------------------------------------------------------------------------------
 
