@@ -370,7 +370,8 @@ def test_backup_command_writes_the_file_and_restore_command_reads_it(app, runner
     assert saved.output == f"Saved 5 games to {path}.\n"
     assert restored.exit_code == 0, restored.output
     assert restored.output == (f"Restored 5 games, {rows(app)['Person']} people, 0 games left out of the season, "
-                               "0 imports waiting for the club's secretary, 0 entries of the club's trail.\n")
+                               "0 imports waiting for the club's secretary, 0 club nights, "
+                               "0 entries of the club's trail.\n")
     with app.app_context():
         original = backup_document()
     with fresh_app.app_context():
@@ -436,7 +437,8 @@ def test_restore_command_reads_standard_input(app, runner, fresh_app):
 
     assert result.exit_code == 0, result.output
     assert result.output == (f"Restored 1 game, {rows(fresh_app)['Person']} people, 0 games left out of the season, "
-                             "0 imports waiting for the club's secretary, 0 entries of the club's trail.\n")
+                             "0 imports waiting for the club's secretary, 0 club nights, "
+                             "0 entries of the club's trail.\n")
 
 
 def test_restore_command_with_one_invalid_game_fails_and_restores_nothing(app, fresh_app, tmp_path):

@@ -337,7 +337,8 @@ def test_a_club_restored_into_an_empty_database_serves_every_page_as_it_did_and_
     for result in restored:
         assert result.exit_code == 0, result.output
         assert result.output == (f"Restored 7 games, {people} people, 1 game left out of the season, 1 import "
-                                 f"waiting for the club's secretary, {entries} entries of the club's trail.\n")
+                                 f"waiting for the club's secretary, 0 club nights, {entries} entries of the club's "
+                                 "trail.\n")
     for copy in (empty, shifted):
         with copy.app_context():
             assert service.figures.check() == []

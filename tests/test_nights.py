@@ -202,7 +202,7 @@ def night_as_names(app, night):
 def test_a_backup_keeps_every_night_whole(app, client, tmp_path, migrated_template):
     from scorekeeper import create_app
     from scorekeeper.db.models import Night
-    from scorekeeper.documents.backup import backup_document, restore_document
+    from scorekeeper.documents.backup import backup_document, restore_whole
 
     from .conftest import close, fresh_database
     from .tabletop import SIX, game_document, store_games
@@ -226,7 +226,7 @@ def test_a_backup_keeps_every_night_whole(app, client, tmp_path, migrated_templa
         try:
             store_games(elsewhere, [game_document("Their game", SIX, 0, 150, [])])  # ids here differ
             with elsewhere.app_context():
-                restore_document(document)
+                assert restore_whole(document).nights == 1
                 restored = db.session.execute(select(Night.id)).scalar_one()
             assert night_as_names(elsewhere, restored) == before
         finally:

@@ -61,6 +61,7 @@ def restored_line(restored):
             f"{_counted(restored.people, 'person', 'people')}, "
             f"{_counted(restored.left_out, 'game left out', 'games left out')} of the season, "
             f"{_counted(restored.waiting, 'import waiting', 'imports waiting')} for the club's secretary, "
+            f"{_counted(restored.nights, 'club night', 'club nights')}, "
             f"{_counted(restored.club_entries, 'entry', 'entries')} of the club's trail.")
 
 

@@ -185,8 +185,8 @@ class Restored:
     """What a restore added: the new ``Game`` rows in the backup's order, how many people it made here (the
     backup's, and the players' it did not list whom no name found), how many of the games are left out of
     the season, the entries of the club's trail it restored, those of the club's trail of people it left out
-    (the backup's people were not all new here), and how many of the games are imports waiting for the
-    club's secretary."""
+    (the backup's people were not all new here), how many of the games are imports waiting for the club's
+    secretary, and how many club nights it restored."""
 
     games: list
     people: int
@@ -194,6 +194,7 @@ class Restored:
     club_entries: int
     people_entries_left_out: int
     waiting: int = 0
+    nights: int = 0
 
 
 def subjects(entries):
@@ -272,7 +273,8 @@ class _Restoring:
             club_entries += self._insert_people_trail()
         made = db.session.execute(select(func.count()).select_from(Person).where(Person.id > newest)).scalar()
         return Restored(rows, made, sum(row.voided_at is not None for row in rows), club_entries,
-                        0 if exact else len(self.people_trail), sum(bool(row.waiting) for row in rows))
+                        0 if exact else len(self.people_trail), sum(bool(row.waiting) for row in rows),
+                        len(self.nights))
 
     # --- People -----------------------------------------------------------------------------------------
 
