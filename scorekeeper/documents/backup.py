@@ -37,7 +37,7 @@ from ..service import days
 from ..words.explain import describe, quoted
 from .backup_nights import nights_document, read_nights
 from .backup_trail import read_trail
-from .backup_values import are_ids, is_id, is_key, is_shown_name, is_text, read_time, time_text
+from .backup_values import MOST_WRITES, are_ids, is_id, is_key, is_shown_name, is_text, read_time, time_text
 from .game import FORMAT as GAME_FORMAT
 from .game import DocumentError, export_game, read_game, read_tricks, whole
 
@@ -45,7 +45,6 @@ FORMAT = "scorekeeper/backup"
 VERSION = 2  # written; version 1 (the games' documents and the people known by several names) is read too
 READABLE_VERSIONS = (1, 2)
 NAME_SHOWN = 40  # characters of a game's name quoted in an error message
-MOST_WRITES = 2**30  # a game's revision and hand keys: far past any game's, and far from the database's limit
 SCORER_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")  # as ``new_scorer_key`` makes them: a link's text, as typed
 
 

@@ -6,10 +6,8 @@ from sqlalchemy import select
 from .. import service
 from ..db.models import GAME_NAME_LENGTH, LARGEST_ID, LARGEST_TARGET, Night, NightPlayer, NightRound, NightTable, db
 from ..service import days
-from .backup_values import is_text, read_time, time_text
+from .backup_values import MOST_WRITES, is_text, read_time, time_text
 from .game import DocumentError, whole
-
-MOST_WRITES = 2**30  # a round's number or count: far past any night's, and far from the database's limit
 
 
 def nights_document():

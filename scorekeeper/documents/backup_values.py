@@ -7,6 +7,10 @@ from ..db.models import LARGEST_ID
 from ..service import names
 from .game import DocumentError, whole
 
+# A game's revision and hand keys, a night's round numbers: far past any game's or night's, and far from the
+# database's limit.
+MOST_WRITES = 2**30
+
 
 def is_id(value, none=False):
     """Whether ``value`` is an id the database could give (a whole number from 1), or None if ``none``."""

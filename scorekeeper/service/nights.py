@@ -25,6 +25,7 @@ from ..db.models import (
 )
 from .errors import NightRefused
 from .games import GameFacts, as_typed, check_game, insert_game
+from .kept import kept_game
 from .people import people_of
 from .writing import inserted, writing
 
@@ -117,17 +118,19 @@ def night_rounds(night_id):
                NightTable.game_id)
         .join(NightTable, NightTable.round_id == NightRound.id)
         .where(NightRound.night_id == night_id).order_by(NightRound.number, NightTable.number)).all()
-    games = {game.id: game for game in db.session.execute(
-        select(Game).where(Game.id.in_({row[5] for row in rows}))).scalars()}
+    # Each table's game as this process keeps it for its revision (service.kept): the night's page reads
+    # every table again and again, and pays for a game only when its revision moved.
+    boards = {game_id: kept_game(game_id, revision, key).board for game_id, revision, key in db.session.execute(
+        select(Game.id, Game.revision, Game.scorer_key).where(Game.id.in_({row[5] for row in rows})))}
     people = {}
     for game_id, seat, person in db.session.execute(
-            select(Player.game_id, Player.seat, Player.person_id).where(Player.game_id.in_(games))):
+            select(Player.game_id, Player.seat, Player.person_id).where(Player.game_id.in_(boards))):
         people.setdefault(game_id, {})[seat] = person
     rounds = {}
     for number, seed, repeated, closed_at, table, game_id in rows:
         seated = people[game_id]
         made = Table(table, game_id, tuple(seated[seat] for seat in sorted(seated)),
-                     rules.table_round(games[game_id].scoreboard(), night.deals))
+                     rules.table_round(boards[game_id], night.deals))
         rounds.setdefault(number, (seed, repeated, closed_at is not None, []))[3].append(made)
     return tuple(Round(number, seed, repeated, closed, tuple(tables))
                  for number, (seed, repeated, closed, tables) in rounds.items())

@@ -47,7 +47,7 @@ def moon_rule(choice, points):
 
 
 def _moon_points_label(points):
-    if points == rules.HEARTS_IN_HAND:
+    if points == RULES["moon_points"].default:
         return _("%(points)d points (printed rules)", points=points)
     return _("%(points)d points: the whole two-deck hand", points=points)
 
