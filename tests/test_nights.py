@@ -108,9 +108,9 @@ def test_the_standing_is_derived_from_the_tables_hands_and_follows_a_correction(
     # Each table: seat 0 took 46, seat 1 42, seat 2 16 over two hands; the other three nothing, sharing the best
     # placing: (0 lower + half of 2 level) / 5 others (R18 d).
     heavy, second, third, *light = table.people
-    assert [by_person[person].score for person in (heavy, second, third)] == [1, Fraction(4, 5), Fraction(3, 5)]
-    assert {by_person[person].score for person in light} == {Fraction(1, 5)}
-    assert {line.place for line in standing if line.score == Fraction(1, 5)} == {1}  # six light players tied
+    assert [by_person[person].share for person in (heavy, second, third)] == [1, Fraction(4, 5), Fraction(3, 5)]
+    assert {by_person[person].share for person in light} == {Fraction(1, 5)}
+    assert {line.place for line in standing if line.share == Fraction(1, 5)} == {1}  # six light players tied
     assert by_person[heavy].points_per_hand == 23 and by_person[heavy].won == 0
 
     # Hand 1 corrected at table 1: seat 3 takes what seat 0 took; the standing follows at once (R17).
@@ -121,7 +121,7 @@ def test_the_standing_is_derived_from_the_tables_hands_and_follows_a_correction(
     with app.app_context():
         after = {line.person: line for line in service.nights.standing(night)}
     assert after[heavy].points_per_hand == after[table.people[3]].points_per_hand == Fraction(23, 2)
-    assert after[heavy].score == after[table.people[3]].score == Fraction(7, 10)  # level at 23: 3 + 1/2 of 1
+    assert after[heavy].share == after[table.people[3]].share == Fraction(7, 10)  # level at 23: 3 + 1/2 of 1
 
 
 def test_a_late_arrival_joins_the_next_draw_and_a_leaver_keeps_the_rounds_they_finished(app, client):
@@ -195,7 +195,7 @@ def night_as_names(app, night):
     return ([(past.number, past.seed, past.repeated, past.closed,
               [(table.number, games[table.game_id], [named[person] for person in table.people], table.round)
                for table in past.tables]) for past in rounds],
-            sorted((line.place, named[line.person], line.score, line.rounds, line.won, line.points_per_hand)
+            sorted((line.place, named[line.person], line.share, line.rounds, line.won, line.points_per_hand)
                    for line in standing), sorted(named[person] for person in drawn))  # ties in any order
 
 

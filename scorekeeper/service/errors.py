@@ -39,17 +39,19 @@ class PeopleRefused(Exception):
     Reasons: "name_taken" (the name is another person's), "same" (a person
     merged with themselves), "merged" (someone already merged away),
     "played_together" (both sat in game ``game``: they are two people),
+    "same_night" (both were checked in for ``night``: they are two people),
     "undone" (an entry undone already), "later_change" (a later entry of the
     club's trail stands in the way: ``later``, if known; undo that first),
     "not_undoable" (an entry kept from before it could be undone).
     """
 
-    def __init__(self, reason, name=None, game=None, later=None):
+    def __init__(self, reason, name=None, game=None, later=None, night=None):
         super().__init__(f"refused: {reason}")
         self.reason = reason
         self.name = name
         self.game = game
         self.later = later
+        self.night = night
 
 
 class HandUnderWay(rules.RuleError):
@@ -88,7 +90,8 @@ class NightRefused(Exception):
     """A change to a club night that cannot be made (R18); ``reason`` says why: "no_night" (no such night),
     "not_here" (someone not checked in, or gone already), "round_open" (a table of the last round has not
     finished and the director has not closed it), "too_few" (fewer checked in than a table seats), "split"
-    (tables that are no even split of those drawn), "no_round" (no such round open)."""
+    (tables that are no even split of those drawn), "no_round" (no such round open), "played" (a table of the
+    draw being undone has something recorded), "nothing" (no change of the night to undo)."""
 
     def __init__(self, reason):
         super().__init__(f"refused: {reason}")

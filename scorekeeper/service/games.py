@@ -187,17 +187,19 @@ def know_person(person):
     return owner if made else None
 
 
-def insert_game(checked, typed=False, batch=None, waiting=False):
+def insert_game(checked, typed=False, batch=None, waiting=False, people=None):
     """Store a ``CheckedGame``: the game through the ORM, its rows as one multi-row insert a table; ``typed``
     names are refused when too alike a person of the club they are not (``people_of``). ``batch`` is the
-    ``GameImport`` that brings it, ``waiting`` whether it waits for the secretary."""
+    ``GameImport`` that brings it, ``waiting`` whether it waits for the secretary. ``people`` seats the
+    club's people of those ids, one a name (a night's draw, claimed by the caller), rather than the people
+    the names find."""
     facts = checked.facts
     game = Game(name=facts.name, target=facts.target, first_dealer=facts.first_dealer, import_id=batch,
                 waiting=waiting, last_hand_key=len(facts.hands), played_on=facts.played_on or today(),
                 **variant_columns(facts.variant))
     db.session.add(game)
     db.session.flush()
-    people = people_of(facts.names, typed=typed)
+    people = people_of(facts.names, typed=typed) if people is None else people
     db.session.execute(insert(Player), [
         {"game_id": game.id, "seat": seat, "name": name, "person_id": person}
         for seat, (name, person) in enumerate(zip(facts.names, people))])

@@ -8,6 +8,8 @@ from sqlalchemy.orm import SessionTransaction
 
 from ..db.models import (
     Game,
+    Night,
+    NightPlayer,
     Person,
     PersonChange,
     PersonName,
@@ -135,13 +137,19 @@ def _merge(person_id, other_id, other_name, device, undoes_id=None):
         shared = db.session.execute(both).scalar()
         if shared is not None:
             raise PeopleRefused("played_together", name=other_name, game=db.session.get(Game, shared))
+        night = db.session.execute(select(Night).where(Night.id.in_(
+            select(NightPlayer.night_id).where(NightPlayer.person_id == person_id).intersect(
+                select(NightPlayer.night_id).where(NightPlayer.person_id == other_id)))).limit(1)).scalar()
+        if night is not None:
+            raise PeopleRefused("same_night", name=other_name, night=night)
         hold_games(Player.person_id == other_id)  # their writes wait: each reads the person this merge leaves
         players = _moved(Player, Player.id, Player.person_id == other_id, person_id)
         spellings = _moved(PersonName, PersonName.key, PersonName.person_id == other_id, person_id)
+        nights = _moved(NightPlayer, NightPlayer.night_id, NightPlayer.person_id == other_id, person_id)
         latest = db.session.execute(select(func.max(Player.id))).scalar()
         figures.refigure_people([person_id, other_id])
         name = db.session.execute(select(Person.name).where(Person.id == person_id)).scalar_one()
-        facts = {"players": players, "names": spellings, "latest_player": latest, "name": name}
+        facts = {"players": players, "names": spellings, "latest_player": latest, "name": name, "nights": nights}
         db.session.add(PersonChange(action="undo" if undoes_id else "merge", person_id=person_id,
                                     other_id=other_id, device=device, undoes_id=undoes_id,
                                     facts=json.dumps(facts, ensure_ascii=False)))
@@ -177,6 +185,9 @@ def _take_back_merge(change, device):
         figures.refigure_people([survivor_id, merged_id])
         _moved(PersonName, PersonName.key, PersonName.key.in_(spellings) & (
             PersonName.person_id == survivor_id), merged_id)
+        # The nights the merged-away person was checked in for (a merge kept before nights moved none).
+        _moved(NightPlayer, NightPlayer.night_id, NightPlayer.night_id.in_(facts.get("nights", [])) & (
+            NightPlayer.person_id == survivor_id), merged_id)
         # A survivor shown by one of the spellings going back is shown as before the merge.
         survivor_name = db.session.execute(select(Person.name).where(Person.id == survivor_id)).scalar_one()
         if name_key(survivor_name) in spellings:
@@ -323,6 +334,12 @@ def _people_trail():
 
 # Each open transaction's people claimed and unmerged in it (``_claim_people``); gone with the transaction.
 _UNMERGED: weakref.WeakKeyDictionary[SessionTransaction, set[int]] = weakref.WeakKeyDictionary()
+
+
+def claim_unmerged(people):
+    """Claim the people of ids ``people`` inside the write's transaction as they are, unmerged: ``Conflict``
+    if one was merged away meanwhile (a night's draw seats them by id)."""
+    _claim_people([(person, None, None) for person in people])
 
 
 def _claim_people(claims):

@@ -4,11 +4,11 @@ progress, the shares, the standing) is derived from the tables' games' hands (se
 
 from datetime import date, datetime
 
-from sqlalchemy import CheckConstraint, ForeignKey, String, UniqueConstraint
+from sqlalchemy import CheckConstraint, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .base import Model
-from .facts import GAME_NAME_LENGTH, utcnow
+from .facts import DEVICE_NAME_LENGTH, GAME_NAME_LENGTH, utcnow
 
 
 class Night(Model):
@@ -21,6 +21,10 @@ class Night(Model):
     deals: Mapped[int | None] = mapped_column(CheckConstraint("deals IS NULL OR deals >= 1", name="deals_from_one"))
     target: Mapped[int]
     made_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Counts the changes to the night itself (check-ins, leavers, draws, rounds closed, their undoing): each
+    # claims it, as a write to a game claims the game's, so two directors' devices queue and the second is
+    # told; the night's page's state is this with its tables' games' revisions (service.nights.night_state).
+    revision: Mapped[int] = mapped_column(default=1, server_default="1")
 
 
 class NightPlayer(Model):
@@ -56,3 +60,19 @@ class NightTable(Model):
     round_id: Mapped[int] = mapped_column(ForeignKey("night_round.id", ondelete="CASCADE"), primary_key=True)
     number: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id"), unique=True)
+
+
+class NightChange(Model):
+    """One entry of a night's trail: a change to the night, as what it found (``facts``' "before") and what it
+    left ("after"), of one ``kind``: "players" (who is checked in from which round, until which, by person id),
+    "round" (a round drawn, by its sizes and seed, or not) or "closed" (a round closed early, or not). Its
+    ``action`` says what the director did ("check_in", "see_off", "draw", "close", "undo"); undoing an entry
+    puts "before" back and is an entry itself, ``undoes_id`` naming the one it undid."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    night_id: Mapped[int] = mapped_column(ForeignKey("night.id", ondelete="CASCADE"), index=True)
+    action: Mapped[str] = mapped_column(String(16))
+    undoes_id: Mapped[int | None] = mapped_column(ForeignKey("night_change.id"))
+    facts: Mapped[str] = mapped_column(Text)  # JSON: {"kind", "round", "before", "after"}
+    device: Mapped[str | None] = mapped_column(String(DEVICE_NAME_LENGTH))
