@@ -108,12 +108,26 @@ def next_draw(night_id):
 @dataclass(frozen=True)
 class Table:
     """A table of a round as it stands: its number, its game, the people at it by roster number, and its
-    round (``rules.TableRound``)."""
+    round (``rules.TableRound``); the game's roster's names, its scoreboard as kept (``service.kept``) and
+    the roster number of its first dealer."""
 
     number: int
     game_id: int
     people: tuple
     round: rules.TableRound
+    names: tuple = ()
+    board: rules.Scoreboard | None = None
+    first_dealer: int = 0
+
+    @property
+    def totals(self):
+        """Each player's total of the round so far, by roster number (those at the table for its last hand)."""
+        return dict(zip(self.round.seating, self.round.totals))
+
+    @property
+    def lowest(self):
+        """The lowest total of the round so far, None before its first hand."""
+        return min(self.round.totals) if self.round.hands else None
 
 
 @dataclass(frozen=True)
@@ -143,17 +157,19 @@ def night_rounds(night_id):
         .where(NightRound.night_id == night_id).order_by(NightRound.number, NightTable.number)).all()
     # Each table's game as this process keeps it for its revision (service.kept): the night's page reads
     # every table again and again, and pays for a game only when its revision moved.
-    boards = {game_id: kept_game(game_id, revision, key).board for game_id, revision, key in db.session.execute(
+    kept = {game_id: kept_game(game_id, revision, key) for game_id, revision, key in db.session.execute(
         select(Game.id, Game.revision, Game.scorer_key).where(Game.id.in_({row[5] for row in rows})))}
     people = {}
     for game_id, seat, person in db.session.execute(
-            select(Player.game_id, Player.seat, Player.person_id).where(Player.game_id.in_(boards))):
+            select(Player.game_id, Player.seat, Player.person_id).where(Player.game_id.in_(kept))):
         people.setdefault(game_id, {})[seat] = person
     rounds = {}
     for number, seed, repeated, closed_at, table, game_id in rows:
         seated = people[game_id]
+        board = kept[game_id].board
         made = Table(table, game_id, tuple(seated[seat] for seat in sorted(seated)),
-                     rules.table_round(boards[game_id], night.deals))
+                     rules.table_round(board, night.deals), tuple(kept[game_id].game.names), board,
+                     kept[game_id].game.first_dealer)
         rounds.setdefault(number, (seed, repeated, closed_at is not None, []))[3].append(made)
     return tuple(Round(number, seed, repeated, closed, tuple(tables))
                  for number, (seed, repeated, closed, tables) in rounds.items())
@@ -193,15 +209,17 @@ def close_round(night_id, number, based_on=None, device=None):
 
 @dataclass(frozen=True)
 class NightEntry:
-    """An entry of a night's trail as the director sees it: the ``NightChange``, what it found and left (its
-    facts read), the entry it undid if it is an undo, and whether it is the newest (the one that can be undone)."""
+    """An entry of a night's trail as the director sees it: the ``NightChange``; the change a chain of undos
+    began with (``origin``, its kind, round and what it left, ``made``) and how many undos lie between
+    (``depth``: 0 the change itself, odd taken back, even made again); and whether it is the newest, the one
+    that can be undone."""
 
     change: NightChange
+    origin: NightChange
+    depth: int
     kind: str
     round: int | None
-    before: object
-    after: object
-    undid: "NightChange | None"
+    made: object
     newest: bool
 
 
@@ -212,9 +230,12 @@ def night_trail(night_id):
     by_id = {change.id: change for change in changes}
     entries = []
     for index, change in enumerate(changes):
-        facts = json.loads(change.facts)
-        entries.append(NightEntry(change, facts["kind"], facts.get("round"), _ids(facts["before"], facts["kind"]),
-                                  _ids(facts["after"], facts["kind"]), by_id.get(change.undoes_id), index == 0))
+        origin, depth = change, 0
+        while origin.undoes_id is not None and origin.undoes_id in by_id:
+            origin, depth = by_id[origin.undoes_id], depth + 1
+        facts = json.loads(origin.facts)
+        entries.append(NightEntry(change, origin, depth, facts["kind"], facts.get("round"),
+                                  _ids(facts["after"], facts["kind"]), index == 0))
     return entries
 
 

@@ -1,7 +1,7 @@
 """The web side: one module per blueprint (none importing another), the responses they share, forms and
 the pages kept rendered (``rendered``); the words they show come from ``scorekeeper.words``."""
 
-BLUEPRINTS = ("games", "hands", "trail", "live", "tricks", "seating", "people", "club", "pages", "sheet")
+BLUEPRINTS = ("games", "hands", "trail", "live", "tricks", "seating", "people", "club", "nights", "pages", "sheet")
 
 
 def init_app(app):

@@ -1,0 +1,193 @@
+"""A club night's pages through the test client (issue 36, R18): the secretary opens a night, checks people in
+(picked from the club and typed new), draws a round from a split and a seed, closes it, undoes the newest
+change; anyone watches the night's page, its state (304 while nothing moved), its big screen, results, JSON
+and CSV; refusals keep what was typed and say why; a guest changes nothing."""
+
+import re
+
+import pytest
+from sqlalchemy import func, select
+
+from scorekeeper import service
+from scorekeeper.db.models import Night, NightPlayer, db
+
+from .tabletop import csrf_token, make_scorer, make_secretary, record_hand
+from .test_nights import CLUB, hand_for
+
+PEOPLE = CLUB[:20]
+
+
+@pytest.fixture
+def secretary(app, client):
+    return make_secretary(app, client)
+
+
+def open_night_page(client, name="Friday", length="deals", deals="2"):
+    token = csrf_token(client, "/nights")
+    return client.post("/nights", data={"csrf_token": token, "name": name, "day": "", "target": "150",
+                                        "length": length, "deals": deals})
+
+
+def night_id_of(app, name="Friday"):
+    with app.app_context():
+        return db.session.execute(select(Night.id).where(Night.name == name)).scalar_one()
+
+
+def revision_of(app, night):
+    with app.app_context():
+        return db.session.get(Night, night).revision
+
+
+def check_in_names(client, app, night, names):
+    token = csrf_token(client, f"/nights/{night}/check-in")
+    return client.post(f"/nights/{night}/check-in", data={"csrf_token": token, "revision": revision_of(app, night),
+                                                           "new": "\n".join(names)})
+
+
+def post_change(client, app, night, action, **fields):
+    token = csrf_token(client, f"/nights/{night}")
+    return client.post(f"/nights/{night}/{action}", data={"csrf_token": token, "revision": revision_of(app, night),
+                                                           **fields})
+
+
+def opened_night(app, client):
+    assert open_night_page(client).status_code == 302
+    night = night_id_of(app)
+    assert check_in_names(client, app, night, PEOPLE).status_code == 302
+    return night
+
+
+def test_the_secretary_opens_a_night_checks_twenty_in_and_draws_two_tables(app, client, secretary):
+    night = opened_night(app, client)
+    page = client.get(f"/nights/{night}").get_data(as_text=True)
+    assert "2 tables: 10, 10 players" in page and "Draw round 1" in page
+    response = post_change(client, app, night, "draw", split="10+10", seed="4242")
+    assert response.status_code == 302
+    page = client.get(f"/nights/{night}").get_data(as_text=True)
+    assert "Round 1" in page and "Drawn from seed 4242." in page
+    assert page.count('<li class="night-table') == 2
+    with app.app_context():
+        tables = service.nights.night_rounds(night)[0].tables
+    assert [len(table.people) for table in tables] == [10, 10]
+
+
+def test_where_do_i_sit_names_the_table_the_seat_and_the_neighbour(app, client, secretary):
+    night = opened_night(app, client)
+    post_change(client, app, night, "draw", split="10+10", seed="7")
+    with app.app_context():
+        table = service.nights.night_rounds(night)[0].tables[1]
+        person = table.people[3]
+        right = db.session.get(service.nights.Person, table.people[2]).name
+    page = client.get(f"/nights/{night}?person={person}").get_data(as_text=True)
+    assert f"Table 2, seat 4, left of {right}" in page
+    assert client.get(f"/nights/{night}?person=abc").status_code == 200  # a hostile query is no 500
+
+
+def test_the_state_is_304_until_a_table_records_a_hand(app, client, secretary):
+    night = opened_night(app, client)
+    post_change(client, app, night, "draw", split="10+10", seed="7")
+    first = client.get(f"/nights/{night}/state")
+    etag = first.headers["ETag"]
+    assert client.get(f"/nights/{night}/state", headers={"If-None-Match": etag}).status_code == 304
+    with app.app_context():
+        game = service.nights.night_rounds(night)[0].tables[0].game_id
+    make_scorer(app, client, game)
+    record_hand(client, game, hand_for(10))
+    assert client.get(f"/nights/{night}/state", headers={"If-None-Match": etag}).status_code == 200
+    assert client.get("/nights/999/state").status_code == 404
+
+
+def test_a_whole_round_closes_and_the_standing_shows_in_the_page_json_and_csv(app, client, secretary):
+    night = opened_night(app, client)
+    post_change(client, app, night, "draw", split="10+10", seed="11")
+    with app.app_context():
+        tables = service.nights.night_rounds(night)[0].tables
+    for table in tables:
+        make_scorer(app, client, table.game_id)
+        record_hand(client, table.game_id, hand_for(10, heavy=0))
+    page = client.get(f"/nights/{night}").get_data(as_text=True)
+    assert "provisional" in page
+    assert post_change(client, app, night, "close", round="1").status_code == 302
+    document = client.get(f"/nights/{night}.json").get_json()
+    assert document["rounds"][0]["closed"] is True
+    assert [len(table["players"]) for table in document["rounds"][0]["tables"]] == [10, 10]
+    assert len(document["standing"]) == 20 and document["provisional"] is False
+    heavy = document["rounds"][0]["tables"][0]["players"][0]
+    assert next(line for line in document["standing"] if line["name"] == heavy)["share"] == 1.0
+    csv = client.get(f"/nights/{night}.csv").get_data(as_text=True)
+    assert csv.splitlines()[0].lstrip("\ufeff").startswith("Place,Name,Share,Round 1")
+    assert len(csv.splitlines()) == 21
+    for path in ("display", "results"):
+        assert client.get(f"/nights/{night}/{path}").status_code == 200
+
+
+def test_the_draw_is_refused_while_a_table_plays_and_undone_while_nothing_is_recorded(app, client, secretary):
+    night = opened_night(app, client)
+    post_change(client, app, night, "draw", split="10+10", seed="11")
+    refused = post_change(client, app, night, "draw", split="10+10", seed="12")
+    assert refused.status_code == 400 and "still playing" in refused.get_data(as_text=True)
+    with app.app_context():
+        newest = service.nights.night_trail(night)[0].change.id
+    assert post_change(client, app, night, "undo", change=str(newest)).status_code == 302
+    with app.app_context():
+        assert service.nights.night_rounds(night) == ()
+
+
+def test_a_stale_page_is_a_409_that_keeps_the_seed_typed(app, client, secretary):
+    night = opened_night(app, client)
+    token = csrf_token(client, f"/nights/{night}")
+    stale = revision_of(app, night) - 1
+    response = client.post(f"/nights/{night}/draw", data={"csrf_token": token, "revision": stale,
+                                                          "split": "10+10", "seed": "31337"})
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Another device changed this night" in page and 'value="31337"' in page
+
+
+def test_a_bad_seed_is_refused_next_to_the_field_with_what_was_typed(app, client, secretary):
+    night = opened_night(app, client)
+    response = post_change(client, app, night, "draw", split="10+10", seed="12ab")
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert 'id="seed-error"' in page and 'value="12ab"' in page
+
+
+def test_a_bad_night_form_keeps_what_was_typed(app, client, secretary):
+    token = csrf_token(client, "/nights")
+    response = client.post("/nights", data={"csrf_token": token, "name": "Friday", "day": "2026-13-40",
+                                            "target": "x", "length": "deals", "deals": "0"})
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert 'value="2026-13-40"' in page and "night-day-error" in page and "night-target-error" in page
+    with app.app_context():
+        assert db.session.execute(select(func.count()).select_from(Night)).scalar() == 0
+
+
+def test_check_in_finds_people_by_search_recent_first_and_keeps_picks(app, client, secretary):
+    night = opened_night(app, client)
+    page = client.get(f"/nights/{night}/check-in?q=player a").get_data(as_text=True)
+    assert "Player A" in page and "Player B" not in page
+    response = check_in_names(client, app, night, ["  "])
+    assert response.status_code == 400 and "type a new name" in response.get_data(as_text=True)
+
+
+def test_a_guest_watches_but_changes_nothing(app, client, secretary):
+    night = opened_night(app, client)
+    guest = app.test_client()
+    assert guest.get(f"/nights/{night}").status_code == 200
+    assert guest.get(f"/nights/{night}/check-in").status_code == 403
+    assert guest.get(f"/nights/{night}/cards").status_code == 403
+    for action in ("draw", "close", "leave", "undo", "check-in"):
+        assert guest.post(f"/nights/{night}/{action}", data={"split": "10+10", "seed": "1", "round": "1",
+                                                             "person": "1", "change": "1", "new": "X"}).status_code == 403
+    assert guest.post("/nights", data={"name": "Mine"}).status_code == 403
+    with app.app_context():
+        assert db.session.execute(select(func.count()).select_from(NightPlayer)).scalar() == 20
+
+
+def test_table_cards_carry_each_tables_scorer_code(app, client, secretary):
+    night = opened_night(app, client)
+    post_change(client, app, night, "draw", split="10+10", seed="3")
+    page = client.get(f"/nights/{night}/cards").get_data(as_text=True)
+    assert page.count('class="table-card"') == 2 and page.count("<svg") == 2
+    assert len(re.findall(r"/games/\d+/scorer/", page)) >= 2
