@@ -191,3 +191,20 @@ def test_table_cards_carry_each_tables_scorer_code(app, client, secretary):
     page = client.get(f"/nights/{night}/cards").get_data(as_text=True)
     assert page.count('class="table-card"') == 2 and page.count("<svg") == 2
     assert len(re.findall(r"/games/\d+/scorer/", page)) >= 2
+
+
+def test_the_season_table_filters_to_the_tables_of_club_nights(app, client, secretary):
+    night = opened_night(app, client)
+    post_change(client, app, night, "draw", split="10+10", seed="5")
+    with app.app_context():
+        game = service.nights.night_rounds(night)[0].tables[0].game_id
+        other = service.new_game("Sunday", 150, 0, [f"Other {n}" for n in range(6)])
+    make_scorer(app, client, game)
+    record_hand(client, game, hand_for(10))
+    make_scorer(app, client, other.id)
+    record_hand(client, other.id, hand_for(6))
+    everyone = {player["name"] for player in client.get("/stats.json").get_json()["players"]}
+    at_nights = {player["name"] for player in client.get("/stats.json?nights=y").get_json()["players"]}
+    assert "Other 0" in everyone and "Other 0" not in at_nights
+    assert at_nights and at_nights <= set(PEOPLE)
+    assert 'id="nights" name="nights" value="y" checked' in client.get("/players?nights=y").get_data(as_text=True)

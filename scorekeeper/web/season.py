@@ -18,7 +18,7 @@ from sqlalchemy import Integer, and_, bindparam, case, func, null, select
 from sqlalchemy.orm import aliased
 
 from .. import rules, service
-from ..db.models import LARGEST_ID, Game, GameFigures, Person, PersonFigures, Player, SeatFigures, db
+from ..db.models import LARGEST_ID, Game, GameFigures, NightTable, Person, PersonFigures, Player, SeatFigures, db
 from ..service import names as name_rules
 from ..words.i18n import number, one_decimal, percent
 
@@ -115,10 +115,12 @@ class Record:
                    for name, finish in (("best_game", self.best_finish), ("worst_game", self.worst_finish))}}
 
 
-def counted(since=None, until=None):
+def counted(since=None, until=None, nights=False):
     """The games a season counts: not left out of it, played from ``since`` to ``until`` (days, both
-    included); as conditions on ``Game``."""
+    included), only the tables of club nights if ``nights`` (R18); as conditions on ``Game``."""
     conditions = [Game.counted]
+    if nights:
+        conditions.append(Game.id.in_(select(NightTable.game_id)))
     if since is not None:
         conditions.append(Game.played_on >= since)
     if until is not None:
@@ -132,17 +134,17 @@ def _fresh_figures(condition):
     service.refreshing.refresh(service.figures.stale_games(condition))
 
 
-def season(since=None, until=None, min_games=0, person_id=None):
-    """Every person's ``Record`` over the games ``counted`` from ``since`` to ``until``, with at least
-    ``min_games`` games; only ``person_id``'s, if given.
+def season(since=None, until=None, min_games=0, person_id=None, nights=False):
+    """Every person's ``Record`` over the games ``counted`` from ``since`` to ``until`` (only club nights'
+    tables if ``nights``), with at least ``min_games`` games; only ``person_id``'s, if given.
 
     The whole season reads each person's kept figures and rating (service/figures.py, service/ratings.py):
     four statements whatever the number of games (are any games' figures stale? are the ratings up to date?
     each person with the ids of their best and worst game, each an index seek; those games). A season of
     some days adds up its games' kept figures and rates only its games.
     """
-    whole = since is None and until is None
-    condition = counted(since, until)
+    whole = since is None and until is None and not nights
+    condition = counted(since, until, nights)
     _fresh_figures(condition)
     if whole:
         rated_again = service.refreshing.rated_again_if_need_be()

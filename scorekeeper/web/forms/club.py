@@ -114,12 +114,13 @@ class GameSeasonForm(BaseForm):
 
 class SeasonForm(Form):
     """The season's filters, read from the address: games played from ``since`` to
-    ``until`` (both days included), people with at least ``min_games`` games, and only those whose rating
-    is ``settled`` (not provisional) if asked."""
+    ``until`` (both days included), only the tables of club nights if asked (``nights``), people with at
+    least ``min_games`` games, and only those whose rating is ``settled`` (not provisional) if asked."""
 
     since = StringField()
     until = StringField()
     min_games = WholeNumberField(blank=0, message=lazy_gettext("Type the least number of games as a whole number."))
+    nights = BooleanField()
     settled = BooleanField()
 
     def validate_since(self, field):
@@ -134,13 +135,15 @@ class SeasonForm(Form):
     @property
     def filters(self):
         """The filters as ``people.season`` takes them (the form has validated)."""
-        return {"since": self.since.day, "until": self.until.day, "min_games": self.min_games.data or 0}
+        return {"since": self.since.day, "until": self.until.day, "min_games": self.min_games.data or 0,
+                "nights": bool(self.nights.data)}
 
     @property
     def asked(self):
         """The filters as the page's links carry them on (none left blank)."""
         return {"since": self.since.data or None, "until": self.until.data or None,
-                "min_games": self.min_games.data or None, "settled": "y" if self.settled.data else None}
+                "min_games": self.min_games.data or None, "nights": "y" if self.nights.data else None,
+                "settled": "y" if self.settled.data else None}
 
 
 def _day(text):
