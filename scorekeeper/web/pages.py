@@ -36,7 +36,7 @@ def _without_lang(path):
 
 @bp.get("/rules")
 def rules():
-    """The rules R1-R17 in the app's own words, decisions included."""
+    """The rules R1-R18 in the app's own words, decisions included."""
     return render_template("pages/rules.html")
 
 
