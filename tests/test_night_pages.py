@@ -208,3 +208,11 @@ def test_the_season_table_filters_to_the_tables_of_club_nights(app, client, secr
     assert "Other 0" in everyone and "Other 0" not in at_nights
     assert at_nights and at_nights <= set(PEOPLE)
     assert 'id="nights" name="nights" value="y" checked' in client.get("/players?nights=y").get_data(as_text=True)
+
+
+def test_the_clubs_trail_lists_each_change_to_a_night_linked_to_it(app, client, secretary):
+    night = opened_night(app, client)
+    post_change(client, app, night, "draw", split="10+10", seed="9")
+    page = client.get("/club").get_data(as_text=True)
+    assert "Friday: Round 1 drawn from seed 9" in page and "Friday: Checked in: Player A" in page
+    assert f'href="/nights/{night}"' in page

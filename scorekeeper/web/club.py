@@ -11,9 +11,10 @@ from sqlalchemy import and_, exists, func, or_, select, true
 from sqlalchemy.orm import aliased
 
 from .. import service
-from ..db.models import LARGEST_ID, Game, GameChange, GameImport, Person, PersonChange, Player, db
+from ..db.models import LARGEST_ID, Game, GameChange, GameImport, Night, NightChange, Person, PersonChange, Player, db
 from ..words.explain import club_entry, describe, game_changed_meanwhile, game_entry, people_changed_meanwhile
 from ..words.i18n import _, ngettext
+from ..words.nights import entry_words
 from .access import DEVICE_NAME, device_name, grant_secretary, is_secretary, matches, require_secretary
 from .forms import BaseForm, DateForm, DeviceForm, GameSeasonForm, UndoMergeForm, VoidForm, whole_number
 from .game_pages import secretary_table
@@ -174,6 +175,7 @@ def _club_page(form=None, problem=None, void_form=None, date_form=None, games_fo
     lines += [(entry, games_entry(entry, name),
                url_for("club.undo_game_change") if service.game_change_refusal(entry, newest) is None else None)
               for entry, name in game_entries]
+    lines += _night_lines()
     lines.sort(key=lambda line: line[0].at, reverse=True)
     voided = db.session.execute(
         select(Game.id, Game.name, Game.voided_at, Game.void_reason).where(Game.voided_at.is_not(None))
@@ -192,6 +194,20 @@ def _club_page(form=None, problem=None, void_form=None, date_form=None, games_fo
                            found=found, page=page, pages=pages, players=_players_of([game.id for game in found]),
                            imports=_imports(), import_form=import_form, games_problem=games_problem,
                            problem=problem, device=device_name())
+
+
+def _night_lines():
+    """The newest changes to the club's nights as lines of the club's trail: each links to its night, whose
+    page undoes the newest of them (R18)."""
+    nights = db.session.execute(select(NightChange.night_id, Night.name).join(Night, Night.id == NightChange.night_id)
+                                .group_by(NightChange.night_id, Night.name)
+                                .order_by(func.max(NightChange.id).desc()).limit(SHOWN_ENTRIES)).all()
+    entries = [(entry, name) for night_id, name in nights
+               for entry in service.nights.night_trail(night_id)[:SHOWN_ENTRIES]]
+    mentioned = {person for entry, _name in entries if entry.kind == "players" for person in entry.made}
+    names = dict(db.session.execute(select(Person.id, Person.name).where(Person.id.in_(mentioned))).all())
+    return [(entry.change, _("%(night)s: %(change)s", night=name, change=entry_words(entry, names)), None)
+            for entry, name in entries]
 
 
 def games_entry(entry, game_name):
