@@ -177,9 +177,9 @@ def test_a_guest_watches_but_changes_nothing(app, client, secretary):
     assert guest.get(f"/nights/{night}").status_code == 200
     assert guest.get(f"/nights/{night}/check-in").status_code == 403
     assert guest.get(f"/nights/{night}/cards").status_code == 403
+    fields = {"split": "10+10", "seed": "1", "round": "1", "person": "1", "change": "1", "new": "X"}
     for action in ("draw", "close", "leave", "undo", "check-in"):
-        assert guest.post(f"/nights/{night}/{action}", data={"split": "10+10", "seed": "1", "round": "1",
-                                                             "person": "1", "change": "1", "new": "X"}).status_code == 403
+        assert guest.post(f"/nights/{night}/{action}", data=fields).status_code == 403
     assert guest.post("/nights", data={"name": "Mine"}).status_code == 403
     with app.app_context():
         assert db.session.execute(select(func.count()).select_from(NightPlayer)).scalar() == 20
