@@ -39,7 +39,7 @@ class PeopleRefused(Exception):
     Reasons: "name_taken" (the name is another person's), "same" (a person
     merged with themselves), "merged" (someone already merged away),
     "played_together" (both sat in game ``game``: they are two people),
-    "same_night" (both were checked in for ``night``: they are two people),
+    "same_night" (both were checked in for the night named ``night``: they are two people),
     "undone" (an entry undone already), "later_change" (a later entry of the
     club's trail stands in the way: ``later``, if known; undo that first),
     "not_undoable" (an entry kept from before it could be undone).

@@ -91,8 +91,10 @@ def see_off(night_id, person_id, based_on=None, device=None):
         if before is None or before[1] is not None:
             raise NightRefused("not_here")
         drawn = _rounds_drawn(night_id)
-        # Checked in for a round not drawn yet: they were never drawn, and leave no trace but the trail's.
-        after = None if before[0] > drawn else [before[0], drawn]
+        # Never drawn that night (checked in for a round not drawn yet, and at no table before): they leave no
+        # trace but the trail's. Someone who played a round keeps their line, so the night knows them (a merge
+        # with someone else of the night is refused).
+        after = None if before[0] > drawn and not _sat_at(night_id, person_id) else [before[0], drawn]
         _set_presence(night_id, {person_id: before}, {person_id: after})
         _entry(night_id, "see_off", PLAYERS, {person_id: before}, {person_id: after}, device)
 
@@ -327,6 +329,14 @@ def _set_presence(night_id, found, left):
         db.session.execute(insert(NightPlayer), [
             {"night_id": night_id, "person_id": person, "from_round": left[person][0],
              "left_after": left[person][1]} for person in new])
+
+
+def _sat_at(night_id, person_id):
+    """Whether ``person_id`` sat at a table of the night."""
+    return db.session.execute(
+        select(Player.id).join(NightTable, NightTable.game_id == Player.game_id)
+        .join(NightRound, NightRound.id == NightTable.round_id)
+        .where(NightRound.night_id == night_id, Player.person_id == person_id).limit(1)).scalar() is not None
 
 
 def _set_closed(night_id, number, closed):

@@ -141,7 +141,7 @@ def _merge(person_id, other_id, other_name, device, undoes_id=None):
             select(NightPlayer.night_id).where(NightPlayer.person_id == person_id).intersect(
                 select(NightPlayer.night_id).where(NightPlayer.person_id == other_id)))).limit(1)).scalar()
         if night is not None:
-            raise PeopleRefused("same_night", name=other_name, night=night)
+            raise PeopleRefused("same_night", name=other_name, night=night.name)
         hold_games(Player.person_id == other_id)  # their writes wait: each reads the person this merge leaves
         players = _moved(Player, Player.id, Player.person_id == other_id, person_id)
         spellings = _moved(PersonName, PersonName.key, PersonName.person_id == other_id, person_id)

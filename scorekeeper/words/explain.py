@@ -353,7 +353,7 @@ def _people_refused(error, _names):
                  name=error.name, game=error.game.name)
     if error.reason == "same_night":
         return _("%(name)s and this person were both checked in for the night %(night)s, so they are two people.",
-                 name=error.name, night=error.night.name)
+                 name=error.name, night=error.night)
     if error.reason == "undone":
         return _("That change was undone already.")
     if error.reason == "later_change" and error.later is not None:
