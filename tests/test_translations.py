@@ -7,8 +7,18 @@ import re
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from scorekeeper.words.i18n import CATALOGS, LANGUAGES, hearts_count, marias_count
+from scorekeeper.words.i18n import (
+    CATALOGS,
+    LANGUAGES,
+    hearts_count,
+    marias_count,
+    plain_whole_number,
+    whole_number_style,
+)
 
 from .tabletop import SIX, create_game, text_of
 
@@ -144,3 +154,18 @@ def test_trick_explanations_are_translated(client):
 def test_a_count_takes_the_plural_form_of_the_readers_language(app, language, one, two, marias):
     with app.test_request_context(headers={"Accept-Language": language}):
         assert (hearts_count(1), hearts_count(2), marias_count(1)) == (one, two, marias)
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+@settings(max_examples=300, deadline=None)
+@given(value=st.one_of(st.integers(-10**15, 10**15), st.sampled_from([0, -1, 999, 1000, -1000, 9999, 10000, 99999])))
+def test_whole_numbers_written_without_babel_read_as_babel_writes_them(language, value):
+    """Every language's whole numbers are written in plain digits by the app itself (babel is slow the first
+    time): the same text as babel's, to the last separator."""
+    style = whole_number_style(language)
+    assert style is not None
+    assert plain_whole_number(value, style) == format_decimal(value, locale=language)
+
+
+def test_a_language_whose_digits_babel_groups_otherwise_is_left_to_babel():
+    assert whole_number_style("hi_IN") is None  # 1,00,000: grouped by twos after the first three
