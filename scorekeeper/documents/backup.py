@@ -213,7 +213,7 @@ def restore_whole(document):
     try:
         return service.restore_club(games, people, people_trail, games_trail, nights)
     except service.SamePerson as error:
-        raise DocumentError(f"{error} here (merged), but they sat at one table in the backup: "
+        raise DocumentError(f"{error} here (merged), but they sat at one table, or came to one night, in the backup: "
                             "undo that merge first.") from None
     except service.Conflict:
         raise DocumentError("The database refused the games.") from None
@@ -410,7 +410,7 @@ def _read_people_trail(entries, people):
     """The club's trail of people (``PersonChange``), oldest first, as ``service.PeopleEntry`` values."""
     if not isinstance(entries, list):
         raise DocumentError("The \"trail\"'s \"people\" must be a list.")
-    read = {}
+    read, chains = {}, {}  # chains: an entry's id -> the action its chain of undos began with, and its depth
     for number, entry in enumerate(entries, start=1):
         where = f"Entry {number} of the club's trail of people"
         if not isinstance(entry, dict) or not is_id(entry.get("id")) or entry.get("action") not in _PEOPLE_ACTIONS:
@@ -422,16 +422,18 @@ def _read_people_trail(entries, people):
             raise DocumentError(f"{where} names a person \"people\" does not list.")
         undone = read.get(undoes)
         if (entry["action"] == "undo") != (undoes is not None) or (undoes is not None and (
-                undone is None or undone.action == "undo" or (undone.person, undone.other) != (person, other)
+                undone is None or (undone.person, undone.other) != (person, other)
                 or any(earlier.undoes == undoes for earlier in read.values()))):
-            raise DocumentError(f"{where}: an undo, and only an undo, names the older merge or rename it undoes "
-                                "(\"undoes\"), of the same people, once.")
-        action = undone.action if undone is not None else entry["action"]
+            raise DocumentError(f"{where}: an undo, and only an undo, names the older merge or rename it undoes, "
+                                "or the undo it undoes (\"undoes\"), of the same people, once.")
+        action, depth = (entry["action"], 0) if undone is None else (chains[undoes][0], chains[undoes][1] + 1)
         if (other is None) != (action == "rename") or other == person:
             raise DocumentError(f"{where}: a merge and its undo name two people (\"person\", \"other\"), a rename "
                                 "and its undo one.")
-        if not _people_facts(entry.get("facts"), entry["action"], action):
+        # An undo of an undo makes the change again: its facts are the change's (service.people.undo_change).
+        if not _people_facts(entry.get("facts"), action if depth % 2 == 0 else "undo", action):
             raise DocumentError(f"{where}: its \"facts\" are not those of a {entry['action']}.")
+        chains[entry["id"]] = (action, depth)
         read[entry["id"]] = service.PeopleEntry(
             entry["id"], read_time(entry.get("at"), f"{where}: \"at\""), entry["action"], person, other, undoes,
             entry["facts"], _read_device(entry.get("device"), where))
@@ -448,7 +450,8 @@ def _people_facts(facts, action, first):
     if action == "merge":
         return (are_ids(facts.get("players")) and isinstance(facts.get("names"), list)
                 and all(is_key(key) for key in facts["names"]) and is_id(facts.get("latest_player"), none=True)
-                and is_text(facts.get("name"), NAME_LENGTH))
+                and is_text(facts.get("name"), NAME_LENGTH)
+                and are_ids(facts.get("nights", [])))  # a merge kept before nights has no "nights"
     if first == "merge":
         return are_ids(facts.get("players"))
     return isinstance(facts.get("released"), bool)

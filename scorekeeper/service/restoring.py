@@ -8,14 +8,16 @@ and, when every person of the backup is new here, the people exactly as they
 were (names, spellings, merged people) with the club's trail of people.
 
 The database gives every row a new id, so what the trails name by id (seat
-changes, trick logs, players, people, games, other entries) is mapped to the
-new ids, in the order of the old ones: an entry that could be undone before
-the backup can be undone after the restore, and one that could not, cannot.
+changes, trick logs, players, people, games, nights, other entries) is mapped
+to the new ids, in the order of the old ones: an entry that could be undone
+before the backup can be undone after the restore, and one that could not,
+cannot. The club's nights come back with who was checked in, their rounds'
+tables and their trails, which undo as they did.
 """
 
 import json
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 
 from sqlalchemy import delete, func, insert, select, update
 
@@ -24,10 +26,7 @@ from ..db.models import (
     Change,
     Game,
     GameChange,
-    Night,
-    NightPlayer,
-    NightRound,
-    NightTable,
+    NightChange,
     Person,
     PersonChange,
     PersonName,
@@ -52,6 +51,7 @@ from .games import (
     written_twice_if_need_be,
 )
 from .people import people_of
+from .restoring_nights import BackupNight, insert_nights  # noqa: F401  (service/__init__ takes BackupNight from here)
 from .trail import SUBJECTS, Subject
 from .writing import inserted
 
@@ -166,21 +166,6 @@ class GamesEntry:
 
 
 @dataclass(frozen=True)
-class BackupNight:
-    """A club night of a backup (R18): its own facts; who was checked in, each ``(person, from_round,
-    left_after, checked_in_at)``; and its rounds, each ``(number, seed, repeated, drawn_at, closed_at,
-    tables)``, a table ``(number, game)``, people and games named by the backup's ids."""
-
-    name: str
-    played_on: date
-    deals: int | None
-    target: int
-    made_at: datetime
-    players: tuple
-    rounds: tuple
-
-
-@dataclass(frozen=True)
 class Restored:
     """What a restore added: the new ``Game`` rows in the backup's order, how many people it made here (the
     backup's, and the players' it did not list whom no name found), how many of the games are left out of
@@ -250,6 +235,8 @@ class _Restoring:
         self.players = {}  # a backup player's id -> the new id
         self.game_ids = {}  # a backup game's id -> the new id
         self.imports = {}  # a backup import's number -> the new one
+        self.night_ids = {}  # a backup night's id -> the new id
+        self.merged_into = {person.id: person.merged_into for person in people}
 
     def run(self):
         newest = db.session.execute(select(func.max(Person.id))).scalar() or 0  # the people made here come after
@@ -313,23 +300,19 @@ class _Restoring:
     # --- Nights ------------------------------------------------------------------------------------------
 
     def _insert_nights(self, exact):
-        """The backup's club nights, each with who was checked in and its rounds' tables, their games and
-        people as restored here."""
-        for night in self.nights:
-            night_id = inserted(Night, [{"name": night.name, "played_on": night.played_on, "deals": night.deals,
-                                         "target": night.target, "made_at": night.made_at}])[0]
-            players = [{"night_id": night_id, "person_id": self._person_here(person, exact), "from_round": first,
-                        "left_after": left, "checked_in_at": at} for person, first, left, at in night.players]
-            if players:
-                db.session.execute(insert(NightPlayer), players)
-            for number, seed, repeated, drawn_at, closed_at, tables in night.rounds:
-                round_id = inserted(NightRound, [{"night_id": night_id, "number": number, "seed": seed,
-                                                  "repeated": repeated, "drawn_at": drawn_at,
-                                                  "closed_at": closed_at}])[0]
-                if tables:
-                    db.session.execute(insert(NightTable), [
-                        {"round_id": round_id, "number": table, "game_id": self.game_ids[game]}
-                        for table, game in tables])
+        """The backup's club nights, each with who was checked in, its rounds' tables and its trail, their
+        games and people as restored here (``restoring_nights``)."""
+        names = {person.id: person.name for person in self.people}
+        self.night_ids, entries = insert_nights(self.nights, lambda person: self._night_person(person, exact),
+                                                names, self.game_ids)
+        _inserted_with_undoes(NightChange, entries)
+
+    def _night_person(self, person, exact):
+        """The person here a backup's person of a night became: linked by name (not ``exact``), someone merged
+        away in the backup is the person they were merged into (whose spellings theirs became)."""
+        while not exact and self.merged_into.get(person) is not None:
+            person = self.merged_into[person]
+        return self._person_here(person, exact)
 
     # --- Games ------------------------------------------------------------------------------------------
 
@@ -493,10 +476,14 @@ class _Restoring:
     def _people_facts(self, facts):
         """A people entry's facts naming the new players: those moved (a player gone since moves nowhere, and
         is left out), and the newest player when a merge was made, as the newest restored player made no later
-        than it (a merge's undo moves back the players made after it that bear a spelling of its)."""
+        than it (a merge's undo moves back the players made after it that bear a spelling of its); and the
+        nights a merge moved check-ins of, as restored here (one the backup does not name by id is left
+        out)."""
         facts = dict(facts)
         if "players" in facts:
             facts["players"] = sorted(self.players[player] for player in facts["players"] if player in self.players)
+        if "nights" in facts:  # the nights whose check-ins a merge moved (a merge kept before nights had none)
+            facts["nights"] = sorted(self.night_ids[night] for night in facts["nights"] if night in self.night_ids)
         if facts.get("latest_player") is not None:
             facts["latest_player"] = max((new for old, new in self.players.items() if old <= facts["latest_player"]),
                                          default=0)
