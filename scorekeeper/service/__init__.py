@@ -7,7 +7,8 @@ its revision, writes the rows and the trail, and commits: one transaction
 (``writing``). One module a kind of change:
 
 - ``games``: a new game, an import (of one game or several at once), a restore;
-- ``restoring``: a whole club from a backup (its games as kept, its people, the club's trail);
+- ``restoring``: a whole club from a backup (its games as kept, its people, the club's trail); its nights and
+  their trails in ``restoring_nights``;
 - ``hands``: record, correct, remove a hand;
 - ``seats``: players who join or leave, the house rules;
 - ``tricks``: a hand played trick by trick (a trick or kitty put over another device's, as chosen);
