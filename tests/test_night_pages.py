@@ -216,3 +216,56 @@ def test_the_clubs_trail_lists_each_change_to_a_night_linked_to_it(app, client, 
     page = client.get("/club").get_data(as_text=True)
     assert "Friday: Round 1 drawn from seed 9" in page and "Friday: Checked in: Player A" in page
     assert f'href="/nights/{night}"' in page
+
+
+def test_a_finished_round_needs_no_closing_and_an_older_one_cannot_be_closed(app, client, secretary):
+    night = opened_night(app, client)
+    post_change(client, app, night, "draw", split="10+10", seed="21")
+    with app.app_context():
+        tables = service.nights.night_rounds(night)[0].tables
+    for table in tables:
+        make_scorer(app, client, table.game_id)
+        for _hand in range(2):
+            record_hand(client, table.game_id, hand_for(10))
+    refused = post_change(client, app, night, "close", round="1")
+    assert refused.status_code == 400 and "needs no closing" in refused.get_data(as_text=True)
+    assert post_change(client, app, night, "draw", split="10+10", seed="22").status_code == 302
+    older = post_change(client, app, night, "close", round="1")
+    assert older.status_code == 400 and "no such round" in older.get_data(as_text=True)
+    with app.app_context():
+        assert [past.closed for past in service.nights.night_rounds(night)] == [False, False]
+
+
+def test_the_check_in_search_finds_a_name_whatever_its_accents(app, client, secretary):
+    assert open_night_page(client).status_code == 302
+    night = night_id_of(app)
+    check_in_names(client, app, night, ["Zoë Ångström"])
+    service_night = open_night_page(client, name="Saturday")
+    assert service_night.status_code == 302
+    page = client.get(f"/nights/{night_id_of(app, 'Saturday')}/check-in?q=zoe angstrom").get_data(as_text=True)
+    assert "Zoë Ångström" in page
+
+
+def test_the_table_cards_draw_each_code_as_an_image(app, client, secretary):
+    night = opened_night(app, client)
+    post_change(client, app, night, "draw", split="10+10", seed="3")
+    page = client.get(f"/nights/{night}/cards").get_data(as_text=True)
+    assert "b&#39;<svg" not in page and "b'<svg" not in page and "<svg" in page
+
+
+def test_a_tables_pages_say_its_round_of_the_night_and_when_it_is_over(app, client, secretary):
+    night = opened_night(app, client)
+    post_change(client, app, night, "draw", split="10+10", seed="21")
+    with app.app_context():
+        game = service.nights.night_rounds(night)[0].tables[0].game_id
+    make_scorer(app, client, game)
+    assert "Table 1 of round 1 of Friday: 0 of the round's 2 hands played" in client.get(
+        f"/games/{game}").get_data(as_text=True)
+    for _hand in range(2):
+        record_hand(client, game, hand_for(10))
+    for page in (f"/games/{game}", f"/games/{game}/watch", f"/games/{game}/hands/new"):
+        assert "Round 1 of Friday is over at this table: 2 of 2 hands played" in client.get(page).get_data(
+            as_text=True), page
+    with app.app_context():
+        other = service.new_game("Sunday", 150, 0, [f"Other {n}" for n in range(6)])
+    assert "of round" not in client.get(f"/games/{other.id}/watch").get_data(as_text=True)

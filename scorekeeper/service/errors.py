@@ -90,8 +90,9 @@ class NightRefused(Exception):
     """A change to a club night that cannot be made (R18); ``reason`` says why: "no_night" (no such night),
     "not_here" (someone not checked in, or gone already), "round_open" (a table of the last round has not
     finished and the director has not closed it), "too_few" (fewer checked in than a table seats), "split"
-    (tables that are no even split of those drawn), "no_round" (no such round open), "played" (a table of the
-    draw being undone has something recorded), "nothing" (no change of the night to undo)."""
+    (tables that are no even split of those drawn), "no_round" (no such round open, or not the newest),
+    "finished" (a round to close whose tables have all finished), "played" (a table of the draw being undone
+    has something recorded), "nothing" (no change of the night to undo)."""
 
     def __init__(self, reason):
         super().__init__(f"refused: {reason}")

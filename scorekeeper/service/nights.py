@@ -27,6 +27,7 @@ from ..db.models import (
     NightPlayer,
     NightRound,
     NightTable,
+    NightTableFacts,
     Person,
     Player,
     SeatFigures,
@@ -197,8 +198,14 @@ def draw_next_round(night_id, sizes, seed, based_on=None, device=None):
 
 
 def close_round(night_id, number, based_on=None, device=None):
-    """Close round ``number`` before every table finished (R18 f): a table counts as it stood after its last
-    recorded hand. ``NightRefused("no_round")`` if the night has no such round open."""
+    """Close round ``number``, the night's newest, before every table finished (R18 f): a table counts as it
+    stood after its last recorded hand. ``NightRefused``: "no_round" if it is not the newest round or is
+    closed already, "finished" if every table of it has finished (it needs no closing)."""
+    rounds = night_rounds(night_id)
+    if not rounds or rounds[-1].number != number:
+        raise NightRefused("no_round")
+    if all(table.round.over for table in rounds[-1].tables):
+        raise NightRefused("finished")
     with writing():
         _claim_night(night_id, based_on)
         if not _set_closed(night_id, number, True):
@@ -393,6 +400,38 @@ def _remove_round(night_id, number):
 
 
 # --- Reading the night ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableOfNight:
+    """A game as a table of a night (R18): the night's id and name, the round and the table, and where the
+    table's round stands (``rules.TableRound``)."""
+
+    night_id: int
+    night: str
+    round_number: int
+    table: int
+    round: rules.TableRound
+
+
+def table_of_game(game, board):
+    """``game`` (a ``Game`` or a ``ShownGame``) as a table of a night, its round derived from ``board`` (its
+    scoreboard); None for a game of no night. What it reads never changes while the game exists, so a page
+    kept for the game's revision may show it; a ``ShownGame`` has read it with its game (no statement)."""
+    facts = getattr(game, "night_table", _NOT_READ)
+    if facts is _NOT_READ:
+        row = db.session.execute(
+            select(Night.id, Night.name, Night.deals, NightRound.number, NightTable.number)
+            .join(NightRound, NightRound.night_id == Night.id).join(NightTable, NightTable.round_id == NightRound.id)
+            .where(NightTable.game_id == game.id)).first()
+        facts = None if row is None else NightTableFacts(*row)
+    if facts is None:
+        return None
+    return TableOfNight(facts.night_id, facts.night, facts.round_number, facts.table,
+                        rules.table_round(board, facts.deals))
+
+
+_NOT_READ = object()
 
 
 def night_state(night_id):

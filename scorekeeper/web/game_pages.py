@@ -25,7 +25,8 @@ def table_page(game_id, scorer, season=None):
     game, board = kept.game, kept.board
     trail = trail_page(game, board, readonly=not scorer, newest=RECENT_CHANGES)
     page = {"game": game, "board": board, "readonly": not scorer, "recent_hands": RECENT_HANDS,
-            "chart": score_chart(board, game.names), "season": season, **history(board), **trail}
+            "chart": score_chart(board, game.names), "season": season, **history(board), **trail,
+            "night_table": service.nights.table_of_game(game, board)}
     if scorer and reachable_by_others():
         share = watch_url(game)
         page.update(

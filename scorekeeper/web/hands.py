@@ -485,4 +485,5 @@ def _hand_page(game, form, number, hand=None, board=None):
         shooter=shooter, missed=missed, board=board, revision=form.revision.data or game.revision,
         draft_key=draft_key(game, hand), draft_prefix=draft_prefix(game),
         hand_keys=" ".join(f"hand-{shown.key}" for shown in game.hands),
+        night_table=None if hand is not None else service.nights.table_of_game(game, now),
     )

@@ -4,6 +4,7 @@ print, its results, and its JSON and CSV. Anyone may watch; only the club's secr
 a night, and every change goes through ``service.nights``."""
 
 import random
+import unicodedata
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
@@ -182,8 +183,8 @@ def cards(night_id):
         Game.id.in_([table.game_id for table in values["current"].tables]))).all())
     links = {table.game_id: shared_url("games.become_scorer", game_id=table.game_id, key=keys[table.game_id])
              for table in values["current"].tables}
-    return render_template("nights/cards.html", links=links, codes={game: qr_svg(link) for game, link in
-                                                                     links.items()}, **values)
+    codes = {game: qr_svg(link).decode() for game, link in links.items()}  # each an SVG document, made here
+    return render_template("nights/cards.html", links=links, codes=codes, **values)
 
 
 # --- Check-in -----------------------------------------------------------------------------------------------
@@ -209,10 +210,16 @@ def _club_people(search):
         select(Person.id, Person.name, latest).outerjoin(Player, Player.person_id == Person.id)
         .where(Person.merged_into_id.is_(None)).group_by(Person.id, Person.name)).all()
     if search:
-        wanted = name_rules.key(search)
-        rows = [row for row in rows if wanted in name_rules.key(row[1])]
+        wanted = _folded(search)
+        rows = [row for row in rows if wanted in _folded(row[1])]
     rows.sort(key=lambda row: (-(row[2] or 0), name_rules.key(row[1])))
     return rows[:SHOWN_PEOPLE], len(rows)
+
+
+def _folded(text):
+    """``text`` as a search compares it: any case, any accents ("Zoë" is found by "zoe")."""
+    return "".join(char for char in unicodedata.normalize("NFKD", name_rules.key(text))
+                   if not unicodedata.combining(char))
 
 
 @bp.post("/nights/<int:night_id>/check-in")

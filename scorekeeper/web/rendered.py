@@ -12,7 +12,8 @@ the server's Wi-Fi address, which can change under a running server). A
 page that shows flashed messages is neither served from nor put in the
 cache. Nothing a page shows of a game depends on the club's people (a game
 shows the names its players were typed with): a merge or a rename moves
-no game page.
+no game page. The club night a game is a table of (its name, round and
+length) is fixed while the game exists, and read with the game.
 
 The revision a page is looked up with is the database's: read at most
 ``FRESH_FOR`` ago in this process, or at once after a write made here

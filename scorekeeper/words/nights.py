@@ -21,6 +21,8 @@ def night_refused(error):
                  "shown (R18 a).")
     if reason == "no_round":
         return _("That round is closed already, or there is no such round.")
+    if reason == "finished":
+        return _("Every table of that round has finished, so it needs no closing: draw the next round.")
     if reason == "played":
         return _("A hand or a trick is recorded at a table of that round, so its draw cannot be taken back. "
                  "Close the round instead, or remove what was recorded at that table first.")

@@ -56,14 +56,14 @@ from .facts import (
 )
 from .kept import FIGURE_COLUMNS, GameFigures, PersonFigures, SeatFigures
 from .nights import Night, NightChange, NightPlayer, NightRound, NightTable
-from .reads import ShownGame, ShownHand, read_open_log, read_shown_game, read_trail
+from .reads import NightTableFacts, ShownGame, ShownHand, read_open_log, read_shown_game, read_trail
 
 __all__ = [
     "COUNTED", "DEVICE_NAME_LENGTH", "FIGURE_COLUMNS", "GAME_NAME_LENGTH", "HOUSE_RULE_COLUMNS",
     "LARGEST_ID", "LARGEST_TARGET", "NAME_LENGTH", "UNCOLLECTED_COLUMNS", "VOID_REASON_LENGTH",
     "Change", "Club", "Game", "GameChange", "GameFigures", "GameImport", "Hand", "Person", "PersonChange",
     "PersonFigures", "PersonName", "Player", "Scored", "SeatChange", "SeatFigures", "ShownGame", "ShownHand", "Taking",
-    "Night", "NightChange", "NightPlayer", "NightRound", "NightTable", "Trick", "TrickLog",
+    "Night", "NightChange", "NightPlayer", "NightRound", "NightTable", "NightTableFacts", "Trick", "TrickLog",
     "cards_text", "close_database", "counts_in_season", "db", "hand_columns", "hand_record", "init_app",
     "read_open_log", "read_shown_game", "read_trail", "record_of_facts", "seat_change_value", "taking_rows",
     "today", "uncollected", "utcnow", "variant_columns", "variant_of_row",

@@ -33,6 +33,7 @@ from .facts import (
     uncollected,
     variant_of_stored,
 )
+from .nights import Night, NightRound, NightTable
 
 
 @dataclass(frozen=True)
@@ -75,11 +76,24 @@ class ShownGame(Scored):
     hands: tuple[ShownHand, ...]
     seat_changes: tuple["ShownSeatChange", ...] = ()
     open_log_facts: tuple | None = None  # as ``Game.open_log_facts``
+    night_table: "NightTableFacts | None" = None  # the table of a club night it is, if it is one (R18)
 
     @property
     def variant(self):
         """The game's house rules as one engine value."""
         return variant_of_stored(self.house_rules)
+
+
+@dataclass(frozen=True)
+class NightTableFacts:
+    """The club night a game is a table of (R18): the night's id, name and round length (``deals``), the
+    round's number and the table's. They never change while the game exists."""
+
+    night_id: int
+    night: str
+    deals: int | None
+    round_number: int
+    table: int
 
 
 @dataclass(frozen=True)
@@ -103,9 +117,14 @@ def read_shown_game(game_id):
     seat_changes = _seat_changes_text(game_id)
     seated = db.session.execute(
         select(*(getattr(Game, column) for column in _SHOWN_GAME_COLUMNS), *HOUSE_RULE_COLUMNS,
-               seat_changes.c.seat_changes, *_open_log_columns(), Player.name.label("player"))
+               seat_changes.c.seat_changes, *_open_log_columns(), Player.name.label("player"),
+               Night.id.label("night_id"), Night.name.label("night_name"), Night.deals.label("night_deals"),
+               NightRound.number.label("night_round"), NightTable.number.label("night_table"))
         .join(Player, Player.game_id == Game.id)
         .outerjoin(seat_changes, true())
+        .outerjoin(NightTable, NightTable.game_id == Game.id)
+        .outerjoin(NightRound, NightRound.id == NightTable.round_id)
+        .outerjoin(Night, Night.id == NightRound.night_id)
         .where(Game.id == game_id)
         .order_by(Player.seat)
     ).all()
@@ -130,7 +149,10 @@ def read_shown_game(game_id):
     return ShownGame(**{column: head[column] for column in _SHOWN_GAME_COLUMNS},
                      house_rules=tuple(head[rule.name] for rule in rules.HOUSE_RULES),
                      names=tuple(row.player for row in seated), hands=tuple(hands),
-                     seat_changes=_read_seat_changes_text(head["seat_changes"]), open_log_facts=log)
+                     seat_changes=_read_seat_changes_text(head["seat_changes"]), open_log_facts=log,
+                     night_table=None if head["night_id"] is None else NightTableFacts(
+                         head["night_id"], head["night_name"], head["night_deals"], head["night_round"],
+                         head["night_table"]))
 
 
 def read_trail(game_id, newest=None):
