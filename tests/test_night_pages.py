@@ -269,3 +269,26 @@ def test_a_tables_pages_say_its_round_of_the_night_and_when_it_is_over(app, clie
     with app.app_context():
         other = service.new_game("Sunday", 150, 0, [f"Other {n}" for n in range(6)])
     assert "of round" not in client.get(f"/games/{other.id}/watch").get_data(as_text=True)
+
+
+def test_a_check_in_of_people_picked_and_typed_is_one_change_all_or_nothing(app, client, secretary):
+    night = opened_night(app, client)
+    with app.app_context():
+        picked = db.session.execute(select(service.nights.Person.id).where(
+            service.nights.Person.name == "Player A")).scalar_one()
+        service.nights.see_off(night, picked)
+        before = service.nights.night_trail(night)[0].change.id
+    token = csrf_token(client, f"/nights/{night}/check-in")
+    response = client.post(f"/nights/{night}/check-in", data={
+        "csrf_token": token, "revision": revision_of(app, night), "people": str(picked),
+        "new": "Newcomer\nPl\u0430yer C"})  # Cyrillic а: too like Player C, refused inside the service
+    assert response.status_code == 400
+    with app.app_context():
+        assert service.nights.night_trail(night)[0].change.id == before
+        assert picked not in service.nights.next_draw(night)
+    response = client.post(f"/nights/{night}/check-in", data={
+        "csrf_token": token, "revision": revision_of(app, night), "people": str(picked), "new": "Newcomer"})
+    assert response.status_code == 302
+    with app.app_context():
+        entry = service.nights.night_trail(night)[0]
+        assert len(entry.made) == 2 and picked in entry.made

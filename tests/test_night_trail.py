@@ -272,7 +272,7 @@ def test_someone_who_played_a_round_left_came_back_and_left_again_is_still_of_th
         nights.see_off(night, first)
         nights.close_round(night, 1)
         nights.draw_next_round(night, (6, 6), seed=2)
-        nights.check_in_people(night, [first])  # back during round 2, for round 3
+        nights.check_in(night, people=[first])  # back during round 2, for round 3
         nights.see_off(night, first)  # gone again before round 3 is drawn
 
         with pytest.raises(service.PeopleRefused) as refused:

@@ -57,30 +57,30 @@ def open_night(name, target=rules.DEFAULT_TARGET, deals=None, played_on=None):
                                  "played_on": played_on or today()}])[0]
 
 
-def check_in(night_id, names, based_on=None, device=None):
-    """Check in the people of ``names`` (typed: found by any spelling, new ones made) for the next round
-    (R18 f: someone who arrives late joins the next draw); one checked in before who left comes back. Their
-    ids, in order; ``NightRefused("no_night")`` if there is no such night."""
+def check_in(night_id, names=(), based_on=None, device=None, people=()):
+    """Check in the people of ``names`` (typed: found by any spelling, new ones made) and the club's people of
+    ids ``people`` (picked from its list), in one transaction, for the next round (R18 f: someone who arrives
+    late joins the next draw); one checked in before who left comes back. Their ids, in order (the picked
+    first); ``NightRefused("no_night")`` if there is no such night, ``Conflict`` if one picked was merged
+    away meanwhile (the list picked from is out of date)."""
     with writing():
         _claim_night(night_id, based_on)
-        people = people_of(names, typed=True)
+        picked = list(dict.fromkeys(people))
+        if picked:
+            claim_unmerged(picked)
+            if db.session.execute(select(func.count()).select_from(Person).where(
+                    Person.id.in_(picked), Person.merged_into_id.is_(None))).scalar() != len(picked):
+                raise Conflict()
+        typed = people_of(names, typed=True) if names else []
+        everyone = list(dict.fromkeys([*picked, *typed]))
         coming = _rounds_drawn(night_id) + 1
-        before = _presence(night_id, people)
-        after = {person: [coming, None] for person in people
+        before = _presence(night_id, everyone)
+        after = {person: [coming, None] for person in everyone
                  if before.get(person) is None or before[person][1] is not None}
         if after:
             _set_presence(night_id, {person: before.get(person) for person in after}, after)
             _entry(night_id, "check_in", PLAYERS, {person: before.get(person) for person in after}, after, device)
-    return people
-
-
-def check_in_people(night_id, people, based_on=None, device=None):
-    """Check in the club's people of ids ``people`` (picked from the club's list) as ``check_in`` does."""
-    names = dict(db.session.execute(select(Person.id, Person.name).where(
-        Person.id.in_(people), Person.merged_into_id.is_(None))).all())
-    if set(names) != set(people):
-        raise Conflict()  # merged away meanwhile: the list the secretary picked from is out of date
-    return check_in(night_id, [names[person] for person in people], based_on, device)
+    return everyone
 
 
 def see_off(night_id, person_id, based_on=None, device=None):

@@ -243,14 +243,8 @@ def check_in(night_id):
 
 
 def _checked_in(night_id, form):
-    based_on = form.based_on()
-    people = []
-    if form.people.ids:
-        people += service.nights.check_in_people(night_id, form.people.ids, based_on, device_name())
-        based_on = None if based_on is None else based_on + 1
-    if form.new.names:
-        people += service.nights.check_in(night_id, form.new.names, based_on, device_name())
-    return people
+    """Check in the people ``form`` picked and typed, in one transaction."""
+    return service.nights.check_in(night_id, form.new.names, form.based_on(), device_name(), people=form.people.ids)
 
 
 # --- The director's changes ---------------------------------------------------------------------------------
