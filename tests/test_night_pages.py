@@ -292,3 +292,41 @@ def test_a_check_in_of_people_picked_and_typed_is_one_change_all_or_nothing(app,
     with app.app_context():
         entry = service.nights.night_trail(night)[0]
         assert len(entry.made) == 2 and picked in entry.made
+
+
+HOSTILE = ["", " ", "-1", "0", "99999999999999999999", "1e3", "²", "٣", "10+x", "+", "0+0", "11+11+11", "6+6+6+2",
+           "\x00", "a" * 5000, "<script>alert(1)</script>", "🂡", "10+10\n", "NaN", "None"]
+
+
+@pytest.mark.parametrize("action, fields", [
+    ("draw", ("split", "seed", "revision")), ("leave", ("person", "revision")), ("close", ("round", "revision")),
+    ("undo", ("change", "revision")), ("check-in", ("people", "new", "revision")),
+])
+def test_hostile_posts_to_a_night_are_refused_in_words_never_a_500(app, client, secretary, action, fields):
+    night = opened_night(app, client)
+    with app.app_context():
+        trail = len(service.nights.night_trail(night))
+    token = csrf_token(client, f"/nights/{night}")
+    for value in HOSTILE:
+        for field in fields:
+            data = {"csrf_token": token, "revision": str(revision_of(app, night)), "split": "10+10", "seed": "1",
+                    field: value}
+            response = client.post(f"/nights/{night}/{action}", data=data)
+            assert response.status_code in (302, 400, 409), (field, value, response.status_code)
+    with app.app_context():
+        after = service.nights.night_trail(night)
+    # Only whole changes landed: every entry a change the service made, none half-made.
+    assert all(entry.kind in ("players", "round", "closed") for entry in after) and len(after) >= trail
+
+
+def test_hostile_new_nights_are_refused_and_nothing_is_stored(app, client, secretary):
+    token = csrf_token(client, "/nights")
+    for value in HOSTILE:
+        for field in ("name", "day", "target", "deals", "length"):
+            data = {"csrf_token": token, "name": "Friday", "day": "", "target": "150", "length": "deals",
+                    "deals": "2", field: value}
+            response = client.post("/nights", data=data)
+            assert response.status_code in (302, 400), (field, value, response.status_code)
+    for query in HOSTILE:
+        assert client.get("/nights/1", query_string={"person": query}).status_code in (200, 404)
+        assert client.get("/nights/999999999999999999999").status_code == 404
