@@ -1,12 +1,13 @@
 """Benchmark of the scorekeeper: server CPU per request, SQL statements, bytes, growth, memory, browser, the
-games list, the season, and the club night projected from them.
+games list, the season, the club night projected from them, and a club night of rounds.
 
 ``python bench/run.py`` serves the app with waitress in subprocesses on free
 ports of 127.0.0.1, on fresh temporary databases filled with generated
 games, measures, stops everything and prints one table with the budgets
 beside the figures. ``--quick`` (CI) uses small sizes and one round;
 ``--rounds N`` sets the rounds. The exit code is 0 even when budgets are
-missed: it is a benchmark, not a test.
+missed: it is a benchmark, not a test. ``--nights`` runs only the club night of
+rounds (section 11).
 """
 
 import argparse
@@ -43,7 +44,8 @@ from bench.measure import (  # noqa: E402
     raw_size,
     time_requests,
 )
-from bench.report import build_report, notes  # noqa: E402
+from bench.nights import NightScale, night_notes, night_scale, report_nights  # noqa: E402
+from bench.report import Report, build_report, notes  # noqa: E402
 from bench.season import SeasonScale, season_scale  # noqa: E402
 from bench.server import Client, Reply, app_config, migrated_app, running_server, scorer_cookie  # noqa: E402
 from bench.timing import Timings  # noqa: E402
@@ -84,6 +86,7 @@ class Results:
     browser: BrowserFigures | None
     list_scale: ListScale | None = None
     season: SeasonScale | None = None
+    nights: NightScale | None = None
 
 
 def measure(settings):
@@ -105,7 +108,14 @@ def measure(settings):
         progress(f"the games list: {FEW_GAMES} games of {', '.join(map(str, settings.list_hands))} hands, then "
                  f"{settings.many_games:,} games")
         results = replace(results, list_scale=list_scale(folder, settings))
-        return replace(results, season=season_scale(folder, settings, progress))
+        results = replace(results, season=season_scale(folder, settings, progress))
+        return replace(results, nights=night_scale(folder, settings, progress))
+
+
+def measure_nights(settings):
+    """Only the club night of rounds, on a temporary database of its own."""
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as folder:
+        return night_scale(folder, settings, progress)
 
 
 def measure_served(server, games, statements, settings):
@@ -143,6 +153,7 @@ def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes and one round (CI)")
     parser.add_argument("--rounds", type=int, help="rounds of every timing (default 5, 1 with --quick)")
+    parser.add_argument("--nights", action="store_true", help="only the club night of rounds (section 11)")
     return parser.parse_args()
 
 
@@ -158,10 +169,18 @@ def main():
     if arguments.rounds:
         settings = replace(settings, rounds=max(1, arguments.rounds))
     header = machine()
-    results = measure(settings)
-    report = build_report(results, settings)
-    print(f"Scorekeeper benchmark{' (quick)' if arguments.quick else ''} · {header}")
-    print("\n".join(notes(results, settings)))
+    if arguments.nights:
+        nights = measure_nights(settings)
+        report, lines = Report(settings), night_notes(nights)
+        report.budgets = {}  # only the night's budgets are checked
+    else:
+        results = measure(settings)
+        nights = results.nights
+        report, lines = build_report(results, settings), [*notes(results, settings), *night_notes(nights)]
+    report_nights(report, nights, settings)
+    print(f"Scorekeeper benchmark{' (quick)' if arguments.quick else ''}"
+          f"{' (the club night of rounds only)' if arguments.nights else ''} · {header}")
+    print("\n".join(lines))
     print()
     print(report.render())
     print()
