@@ -3,6 +3,8 @@ round closed) undone, and the undo undone in turn; a draw undone only while none
 recorded; every change claiming the night's revision; the night's state for its page; a merge of people
 moving their check-ins; the standing's ties by name."""
 
+import threading
+
 import pytest
 from sqlalchemy import func, select
 
@@ -19,7 +21,7 @@ from scorekeeper.db.models import (
     db,
 )
 
-from .tabletop import make_scorer, record_hand
+from .tabletop import make_scorer, on_threads, record_hand
 from .test_nights import CLUB, NIGHT_DAY, hand_for, open_night_of, rounds
 
 nights = service.nights
@@ -279,3 +281,47 @@ def test_someone_who_played_a_round_left_came_back_and_left_again_is_still_of_th
             service.merge_people(db.session.get(Person, second), db.session.get(Person, first))
 
     assert refused.value.reason == "same_night"
+
+
+RACED_DIRECTORS = {  # two directors' devices, each reading the night before the other changes it
+    "both draw round 1": (("draw", 11), ("draw", 12)),
+    "one draws while the other checks someone in": (("draw", 11), ("check_in", None)),
+    "both undo the newest change": (("undo", None), ("undo", None)),
+}
+
+
+@pytest.mark.parametrize("name", RACED_DIRECTORS)
+def test_two_directors_at_once_make_one_change_whole_and_the_other_a_conflict(app, name):
+    night = open_night_of(app, CLUB[:14])
+    barrier = threading.Barrier(2)
+    outcomes = [None, None]
+
+    def run(place, change):
+        action, seed = change
+        with app.app_context():
+            try:
+                revision = db.session.get(Night, night).revision
+                newest_id = newest(night)
+                db.session.rollback()  # each reads, then both write at once
+                barrier.wait()
+                if action == "draw":
+                    nights.draw_next_round(night, (7, 7), seed, based_on=revision, device=f"Phone {place}")
+                elif action == "check_in":
+                    nights.check_in(night, ["Late Comer"], based_on=revision, device=f"Phone {place}")
+                else:
+                    nights.undo_newest(night, newest_id, based_on=revision, device=f"Phone {place}")
+                outcomes[place] = "made"
+            except service.Conflict:
+                outcomes[place] = "Conflict"
+            finally:
+                db.session.remove()
+
+    on_threads(run, RACED_DIRECTORS[name])
+
+    assert sorted(outcomes) == ["Conflict", "made"], outcomes
+    with app.app_context():
+        trail = nights.night_trail(night)
+        drawn = nights.night_rounds(night)
+        games = db.session.execute(select(func.count()).select_from(Game)).scalar()
+    assert trail[0].change.device == f"Phone {outcomes.index('made')}"
+    assert len(drawn) <= 1 and games == 2 * len(drawn)  # a draw landed whole, or not at all
