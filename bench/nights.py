@@ -49,9 +49,10 @@ def budgets():
         "night draw": f"a draw of {DRAWN_PEOPLE} people over {DRAWN_ROUNDS} rounds, in the engine and through "
                       f"the service: at most {DRAW_MOST:g} s for the {DRAWN_ROUNDS} rounds, CPU and wall, the "
                       "slowest night (issue 36: well under a second)",
-        "night poll": f"the night's page, {WATCHED_TABLES} tables and {WATCHERS} watchers: its live state (304), "
-                      f"the page after a table recorded a hand, and the watchers' polls all in: at most "
-                      f"{POLL_MOST}x the floor per poll (issue 36)",
+        "night poll": f"the night's page, {WATCHED_TABLES} tables and {WATCHERS} watchers: its live state (304) "
+                      f"and the watchers' polls all in (the pages a change brings and the hands included): at "
+                      f"most {POLL_MOST}x the floor per poll (issue 36; the page rendered after a hand is one "
+                      f"of every {WATCHERS} fetches, shown beside without a budget of its own)",
     }
 
 
@@ -362,10 +363,9 @@ def report_nights(report, scale, settings):
                  "night poll")
     report.timed(timings, "night state 200", "the night's live state, 200", "a watcher's first poll after a hand")
     report.timed(timings, "night page after a hand", "the night's page (GET /nights/<id>) after a table recorded "
-                 "a hand", "the hand (scorer, POST) untimed before each; the first watcher's fetch", POLL_MOST,
-                 "night poll")
+                 "a hand", "the hand (scorer, POST) untimed before each; the first watcher's fetch renders it")
     report.timed(timings, "night page again", "the night's page again, unchanged",
-                 f"the other {WATCHERS - 1} watchers' fetches after the same hand (the page is not kept)")
+                 f"the other {WATCHERS - 1} watchers' fetches after the same hand (kept for the night's state)")
     report_watchers(report, scale)
 
 

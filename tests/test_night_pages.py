@@ -330,3 +330,38 @@ def test_hostile_new_nights_are_refused_and_nothing_is_stored(app, client, secre
     for query in HOSTILE:
         assert client.get("/nights/1", query_string={"person": query}).status_code in (200, 404)
         assert client.get("/nights/999999999999999999999").status_code == 404
+
+
+def fresh_page(app, client, url):
+    """``url`` as ``client`` gets it rendered afresh: the app's kept pages forgotten first."""
+    app.extensions.pop("scorekeeper.pages", None)
+    return client.get(url).get_data(as_text=True)
+
+
+def test_a_guests_kept_night_page_equals_a_fresh_one_after_every_input_changes(app, client, secretary):
+    night = opened_night(app, client)
+    post_change(client, app, night, "draw", split="10+10", seed="13")
+    guest = app.test_client()
+    with app.app_context():
+        table = service.nights.night_rounds(night)[0].tables[0]
+        person = db.session.get(service.nights.Person, table.people[0])
+    pages = [f"/nights/{night}", f"/nights/{night}/display", f"/nights/{night}/results",
+             f"/nights/{night}?person={table.people[0]}"]
+
+    def kept_equals_fresh():
+        kept = [guest.get(url).get_data(as_text=True) for url in pages]
+        assert kept == [guest.get(url).get_data(as_text=True) for url in pages]  # served from the kept pages
+        assert kept == [fresh_page(app, guest, url) for url in pages]
+        return kept[0]
+
+    kept_equals_fresh()
+    make_scorer(app, client, table.game_id)
+    record_hand(client, table.game_id, hand_for(10))  # a table's hand
+    assert "Hand 2 of 2" in kept_equals_fresh()
+    with app.app_context():
+        service.rename_person(db.session.get(service.nights.Person, person.id), "Renamed Player")  # a name
+    assert "Renamed Player" in kept_equals_fresh()
+    check_in_names(client, app, night, ["Late Arrival"])  # the night itself
+    assert "Late Arrival" in kept_equals_fresh()
+    guest.get("/language/pt")  # the reader's language
+    assert 'lang="pt"' in kept_equals_fresh()

@@ -29,6 +29,7 @@ from ..db.models import (
     NightTable,
     NightTableFacts,
     Person,
+    PersonChange,
     Player,
     SeatFigures,
     TrickLog,
@@ -435,16 +436,20 @@ _NOT_READ = object()
 
 
 def night_state(night_id):
-    """What the night's page shows moves when this does (None: no such night): the night's revision with
-    the revisions of its tables' games, each of which only grows, as one text for the page's ETag."""
-    night = db.session.execute(select(Night.revision).where(Night.id == night_id)).scalar()
-    if night is None:
-        return None
-    games = db.session.execute(
-        select(func.count(Game.id), func.coalesce(func.sum(Game.revision), 0))
-        .join(NightTable, NightTable.game_id == Game.id).join(NightRound, NightRound.id == NightTable.round_id)
-        .where(NightRound.night_id == night_id)).one()
-    return f"{night}.{games[0]}.{games[1]}"
+    """What the night's pages show moves when this does (None: no such night), in one statement: the night's
+    revision, the count and sum of its tables' games' revisions (each only grows), and the newest change to
+    the club's people (a rename or a merge changes a name the night shows), as one text for the pages' ETag
+    and the key they are kept under (web/nights.py)."""
+    tables = (select(Game.revision).join(NightTable, NightTable.game_id == Game.id)
+              .join(NightRound, NightRound.id == NightTable.round_id)
+              .where(NightRound.night_id == Night.id).correlate(Night).subquery())
+    row = db.session.execute(select(
+        Night.revision,
+        select(func.count()).select_from(tables).scalar_subquery(),
+        select(func.coalesce(func.sum(tables.c.revision), 0)).scalar_subquery(),
+        select(func.coalesce(func.max(PersonChange.id), 0)).scalar_subquery(),
+    ).where(Night.id == night_id)).first()
+    return None if row is None else ".".join(str(value) for value in row)
 
 
 @dataclass(frozen=True)

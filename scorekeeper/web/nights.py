@@ -28,6 +28,7 @@ from ..words.nights import (
 from .access import device_name, is_secretary, require_secretary
 from .forms import CheckInForm, DrawForm, NewNightForm, NightUndoForm, PersonForm, RoundForm, whole_number
 from .forms.nights import LARGEST_SEED
+from .rendered import kept_guest_page
 from .responses import CONFLICT, INVALID
 from .serving import qr_svg, shared_url
 from .spreadsheets import asked_separator, spreadsheet_response, unknown_separator
@@ -88,9 +89,10 @@ def seat_of(current, person, names):
     return None
 
 
-def night_page_values(night_id):
+def night_page_values(night_id, state=None):
     """What the night's pages show: the night, its rounds as they stand, the standing (provisional while
-    a round is playing), who is here, and the names of everyone in it by person id."""
+    a round is playing), who is here, and the names of everyone in it by person id; its ``state`` if the
+    caller read it (``night_state``)."""
     night = db.session.get(Night, night_id)
     if night is None:
         abort(404)
@@ -109,21 +111,35 @@ def night_page_values(night_id):
         "night": night, "rounds": rounds, "current": current, "provisional": provisional,
         "standing": standing(night_id, rounds, provisional=provisional), "names": names,
         "here": sorted(here, key=lambda row: name_rules.key(row[1])), "coming": coming,
-        "state": night_state(night_id), "share_text": share_text, "round_length": round_length_words(night.deals),
-        "where_words": where_words,
+        "state": state or night_state(night_id), "share_text": share_text,
+        "round_length": round_length_words(night.deals), "where_words": where_words,
     }
 
 
 @bp.get("/nights/<int:night_id>")
 def night(night_id, problem=None, draw_form=None, status=200):
     """The night's page, live: every table of the round, the standing, where each person sits; with the
-    director's controls for a secretary. ``?person=`` answers where that person sits this round."""
+    director's controls for a secretary. ``?person=`` answers where that person sits this round. A guest's
+    page is kept for the night's state (``kept_night_page``)."""
+    secretary = is_secretary()
+    if not secretary and problem is None:
+        return kept_night_page(night_id, lambda values: render_template(
+            "nights/night.html", secretary=False, problem=None, where=_where(values), **values))
     values = night_page_values(night_id)
     values["where"] = _where(values)
-    secretary = is_secretary()
     if secretary:
         values.update(_director(night_id, values, draw_form))
     return render_template("nights/night.html", secretary=secretary, problem=problem, **values), status
+
+
+def kept_night_page(night_id, render):
+    """A guest's page of the night, kept for its state (``service.nights.night_state``: the night's revision,
+    its tables' games' revisions, the newest change to the club's people), which moves with everything the
+    page shows; ``render(values)`` renders it from ``night_page_values`` when it is not kept."""
+    state = night_state(night_id)
+    if state is None:
+        abort(404)
+    return kept_guest_page(("night", night_id, state), lambda: render(night_page_values(night_id, state)))
 
 
 def _where(values):
@@ -149,7 +165,7 @@ def _director(night_id, values, draw_form):
 
 @bp.get("/nights/<int:night_id>/state")
 def state(night_id):
-    """The night's state (its revision and its tables' games'), an empty 304 while nothing has changed."""
+    """The night's state (``night_state``), an empty 304 while nothing has changed."""
     known = night_state(night_id)
     if known is None:
         abort(404)
@@ -162,13 +178,13 @@ def state(night_id):
 @bp.get("/nights/<int:night_id>/display")
 def display(night_id):
     """The night on a big screen (a tablet or a TV): the round's tables and the standing, live."""
-    return render_template("nights/display.html", **night_page_values(night_id))
+    return kept_night_page(night_id, lambda values: render_template("nights/display.html", **values))
 
 
 @bp.get("/nights/<int:night_id>/results")
 def results(night_id):
     """The night's results: the standing, and every round's tables with their totals; printable."""
-    return render_template("nights/results.html", **night_page_values(night_id))
+    return kept_night_page(night_id, lambda values: render_template("nights/results.html", **values))
 
 
 @bp.get("/nights/<int:night_id>/cards")

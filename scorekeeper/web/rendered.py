@@ -137,6 +137,26 @@ def game_page(game_id, render, readonly=False):
     return kept_page(game_id, row.revision, row.scorer_key, scorer, lambda: render(scorer))
 
 
+def kept_guest_page(key, render):
+    """A page the same for every guest (no pass, no message waiting): kept under ``key`` (all it shows beyond
+    the request: a club night's state, web/nights.py) with the request's endpoint, full path, scheme, host,
+    script root and language, and rendered by ``render()`` (its HTML) only when not kept. Fifty phones
+    watching a night ask for its page within a poll of each change: one renders it, the others wait."""
+    if session.get("_flashes"):
+        return render()
+    full_key = ("guest", request.endpoint, request.full_path, request.scheme, request.host, request.script_root,
+                str(get_locale()), *key)
+    pages = kept("pages", MOST_PAGES)
+    page = pages.get(full_key)
+    if page is None:
+        with _rendering_lock(full_key):
+            page = pages.get(full_key)
+            if page is None:
+                page = Page.of(render())
+                pages.put(full_key, page)
+    return page.response()
+
+
 def not_stored(response):
     """Keep a scorer's page out of the browser's and any proxy's cache."""
     response.cache_control.no_store = True
