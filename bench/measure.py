@@ -289,7 +289,13 @@ class FirstLoad:
 
     @property
     def total(self):
-        """The bodies as sent: gzip-encoded where the server encoded them."""
+        """What the first load took on the wire: each answer's status line, headers and body as sent
+        (gzip-encoded where the server encoded it)."""
+        return sum(part.sent_bytes for part in self.parts)
+
+    @property
+    def bodies(self):
+        """The bodies alone, as sent."""
         return sum(len(part.body) for part in self.parts)
 
     def named(self, suffix):
@@ -334,7 +340,8 @@ class RepeatVisit:
 
     @property
     def total(self):
-        return len(self.page.body) + sum(len(reply.body) for reply in self.refetched.values())
+        """What the visit took on the wire: status lines, headers and bodies as sent."""
+        return self.page.sent_bytes + sum(reply.sent_bytes for reply in self.refetched.values())
 
 
 def repeat_visit(client, path, load):

@@ -173,11 +173,14 @@ class Reply:
 
 
 class Client:
-    """One keep-alive HTTP/1.1 connection to the server, sending a session cookie if given."""
+    """One keep-alive HTTP/1.1 connection to the server, sending a session cookie if given; connected again
+    when the server closed it while it sat idle (waitress's ``channel_timeout``, gunicorn's keep-alive)."""
 
     def __init__(self, port, cookie=None):
+        self.port = port
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.cookie = cookie
+        self.reconnected = 0  # how many times the server had closed the idle connection
 
     def get(self, path, headers=None, expect=200):
         return self.request("GET", path, None, headers or {}, expect)
@@ -199,14 +202,29 @@ class Client:
     def request(self, method, path, body, headers, expect):
         if self.cookie:
             headers = {**headers, "Cookie": f"session={self.cookie}"}
-        self.connection.request(method, path, body=body, headers=headers)
-        response = self.connection.getresponse()
+        try:
+            response = self._sent(method, path, body, headers)
+        except IDLE_CLOSED:
+            # The server closed this connection while it sat idle, before reading the request: nothing was
+            # done, so sending it again on a new connection is safe, a POST too.
+            self.connection.close()
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            self.reconnected += 1
+            response = self._sent(method, path, body, headers)
         reply = Reply(response.status, response.reason, response.getheaders(), response.read())
         checked_status(reply.status, expect, f"{method} {path}")
         return reply
 
+    def _sent(self, method, path, body, headers):
+        self.connection.request(method, path, body=body, headers=headers)
+        return self.connection.getresponse()
+
     def close(self):
         self.connection.close()
+
+
+# What a connection the server closed while idle raises when it is next used.
+IDLE_CLOSED = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError)
 
 
 def scorer_cookie(port, games):
