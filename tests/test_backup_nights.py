@@ -235,6 +235,16 @@ def test_nights_trails_restored_into_a_club_of_their_own_keep_the_order_they_wer
 # --- A trail no app could have written --------------------------------------------------------------------
 
 WHERE = 'Night 1 of "nights", trail entry'
+_BACKUP_OF_EVERY_CHANGE = []  # made once for the module's spoiled copies: the same night each time
+
+
+def backup_of_every_change(app):
+    """The backup of ``a_night_of_every_change`` as JSON reads it, made once (each test spoils a copy)."""
+    if not _BACKUP_OF_EVERY_CHANGE:
+        a_night_of_every_change(app)
+        with app.app_context():
+            _BACKUP_OF_EVERY_CHANGE.append(json.loads(json.dumps(backup_document())))
+    return _BACKUP_OF_EVERY_CHANGE[0]
 
 
 def trail_of(document):
@@ -279,9 +289,7 @@ def trail_of(document):
      'Night 1 of "nights": each of its "players" is a person of the backup'),
 ])
 def test_a_nights_trail_no_app_could_have_written_is_refused_in_words(app, other_app, spoil, message):
-    a_night_of_every_change(app)
-    with app.app_context():
-        document = json.loads(json.dumps(backup_document()))
+    document = copy.deepcopy(backup_of_every_change(app))
     spoil(document)
     target = other_app("refusing")
 
