@@ -3,9 +3,10 @@ secretary's phone opens a night of two-deal rounds, checks 20 people in (picked 
 and typed new), draws round 1 from a split and a seed it types; each table's phone opens its scorer link from
 the table cards and records its hands through the hand form, while a tablet watching the night's page
 follows without a reload; round 1 finishes, round 2 is drawn (the page counts the neighbours who meet
-again), played and closed by the director, and a short round 3 too; the results rank the night. Where a person sits (?person=);
-the axe scan of the night's page, the check-in, the table cards and the results; no sideways scroll and no
-word broken at 390x844, at 820x1180 and at 200% text (the night's page, the check-in), the big screen too.
+again), played and closed by the director, and a short round 3 too; the results rank the night. Where a
+person sits (?person=); the axe scan of the night's page, the check-in, the table cards and the results; no
+sideways scroll and no word broken at 390x844, at 820x1180 and at 200% text (the night's page, the
+check-in), the big screen too.
 One night serves both sizes: each page is measured and photographed at both."""
 
 import time
