@@ -284,3 +284,19 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("what the robustness tests tried")
         for line in lines.values():
             terminalreporter.write_line(line)
+
+
+@pytest.fixture
+def other_apps(tmp_path, migrated_template):
+    """Makes more apps, each on a database of its own at the latest migration and holding nothing: a backup's
+    restore elsewhere (``other_apps("name")``), closed when the test ends."""
+    with contextlib.ExitStack() as stack:
+        def other_app(name):
+            folder = tmp_path / name
+            folder.mkdir()
+            url = stack.enter_context(fresh_database(folder, migrated_template))
+            made = create_app({"TESTING": True, "SECRET_KEY": f"{name} secret", "SQLALCHEMY_DATABASE_URI": url})
+            stack.callback(close, made)
+            return made
+
+        yield other_app

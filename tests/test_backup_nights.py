@@ -3,19 +3,17 @@ undo) comes back entry by entry, its people and the entry an undo undid mapped t
 newest can still be undone; a merge that moved a check-in comes back naming the night as restored, so its undo
 moves the check-in of the right night; and a trail entry no app could have written is refused, in words."""
 
-import contextlib
 import copy
 import json
 
 import pytest
 from sqlalchemy import func, select
 
-from scorekeeper import create_app, service
+from scorekeeper import service
 from scorekeeper.db.models import Game, Night, NightChange, NightPlayer, Person, PersonChange, db
 from scorekeeper.documents.backup import backup_document, restore_whole
 from scorekeeper.documents.game import DocumentError
 
-from .conftest import close, fresh_database
 from .tabletop import SIX, game_document, store_games
 from .test_nights import CLUB, NIGHT_DAY, open_night_of
 
@@ -25,18 +23,9 @@ THEIRS = [f"Their {letter}" for letter in "ABCDEF"]
 
 
 @pytest.fixture
-def other_app(tmp_path, migrated_template):
-    """Makes more apps, each on a database of its own at the latest migration and holding nothing."""
-    with contextlib.ExitStack() as stack:
-        def another(name):
-            folder = tmp_path / name
-            folder.mkdir()
-            url = stack.enter_context(fresh_database(folder, migrated_template))
-            made = create_app({"TESTING": True, "SECRET_KEY": f"{name} secret", "SQLALCHEMY_DATABASE_URI": url})
-            stack.callback(close, made)
-            return made
-
-        yield another
+def other_app(other_apps):
+    """Makes more apps, each on a database of its own holding nothing (tests/conftest.py)."""
+    return other_apps
 
 
 def newest(night):

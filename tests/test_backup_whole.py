@@ -1,19 +1,16 @@
 """A backup holds the club, whole (issue 33): a club filled through every write path, backed up and restored
 into an empty database, serves every page as it did, and every undo it offered it still offers."""
 
-import contextlib
 import io
 import json
 import random
 import re
 
-import pytest
 from sqlalchemy import func, select
 
-from scorekeeper import create_app, service
+from scorekeeper import service
 from scorekeeper.db.models import Change, Game, GameChange, Person, PersonChange, db
 
-from .conftest import close, fresh_database
 from .tabletop import (
     ELEVEN,
     SIX,
@@ -36,21 +33,6 @@ TWENTY = [(7, 1), (5, 0), (4, 1), (4, 0), (3, 0), (3, 0)]  # the first seat reac
 # that takes the kitty, and one after the kitty is said (R9, R8, R12).
 TRICKS = ["10♠ 10♠ A♦ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦", "K♥ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣", "A♣ Q♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠"]
 KITTY = "2♥ 3♥ A♦ K♦ Q♦"
-
-
-@pytest.fixture
-def other_apps(tmp_path, migrated_template):
-    """Makes more apps, each on a database of its own at the latest migration and holding nothing."""
-    with contextlib.ExitStack() as stack:
-        def other_app(name):
-            folder = tmp_path / name
-            folder.mkdir()
-            url = stack.enter_context(fresh_database(folder, migrated_template))
-            made = create_app({"TESTING": True, "SECRET_KEY": f"{name} secret", "SQLALCHEMY_DATABASE_URI": url})
-            stack.callback(close, made)
-            return made
-
-        yield other_app
 
 
 # --- A club, through every write path --------------------------------------------------------------------

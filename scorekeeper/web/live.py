@@ -1,9 +1,10 @@
 """The whole table watching: a read-only view, a big-screen display, and the live state."""
 
-from flask import Blueprint, Response, abort, jsonify, request
+from flask import Blueprint, Response, abort
 
 from .game_pages import display_page, table_page
 from .rendered import game_page, game_revision
+from .responses import state_response
 from .serving import qr_svg, shared_url
 
 bp = Blueprint("live", __name__)
@@ -15,11 +16,7 @@ def state(game_id):
     known = game_revision(game_id)
     if known is None:
         abort(404)
-    revision = known.revision
-    response = jsonify(revision=revision)
-    response.set_etag(f"r{revision}")
-    response.headers["Cache-Control"] = "no-cache"
-    return response.make_conditional(request)
+    return state_response(known.revision, f"r{known.revision}")
 
 
 @bp.get("/games/<int:game_id>/watch")

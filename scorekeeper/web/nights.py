@@ -29,7 +29,7 @@ from .access import device_name, is_secretary, require_secretary
 from .forms import CheckInForm, DrawForm, NewNightForm, NightUndoForm, PersonForm, RoundForm, whole_number
 from .forms.nights import LARGEST_SEED
 from .rendered import kept_guest_page
-from .responses import CONFLICT, INVALID
+from .responses import CONFLICT, INVALID, state_response
 from .serving import qr_svg, shared_url
 from .spreadsheets import asked_separator, spreadsheet_response, unknown_separator
 
@@ -169,10 +169,7 @@ def state(night_id):
     known = night_state(night_id)
     if known is None:
         abort(404)
-    response = jsonify(revision=known)
-    response.set_etag(f"n{known}")
-    response.headers["Cache-Control"] = "no-cache"
-    return response.make_conditional(request)
+    return state_response(known, f"n{known}")
 
 
 @bp.get("/nights/<int:night_id>/display")

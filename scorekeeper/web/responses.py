@@ -2,7 +2,7 @@
 chose, and the two ways a view loads a game: ``load_game`` for a page that shows it, ``load_game_to_change``
 for a view that records a change, with the scorer's permission (as flaskr's ``get_post(id, check_author=True)``)."""
 
-from flask import abort, after_this_request
+from flask import abort, after_this_request, jsonify, request
 from sqlalchemy.orm import joinedload, selectinload
 
 from .. import service
@@ -20,6 +20,15 @@ GAME_LOADING = [
     selectinload(Game.changes),
     selectinload(Game.seat_changes),
 ]
+
+
+def state_response(revision, etag):
+    """A live page's state: its ``revision`` as JSON, tagged ``etag``, answered with an empty 304 while the
+    phone asking holds that tag already (static/live.js polls it)."""
+    response = jsonify(revision=revision)
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
 
 
 def chosen(model, field):
