@@ -139,22 +139,11 @@ def game_page(game_id, render, readonly=False):
 
 def kept_guest_page(key, render):
     """A page the same for every guest (no pass, no message waiting): kept under ``key`` (all it shows beyond
-    the request: a club night's state, web/nights.py) with the request's endpoint, full path, scheme, host,
-    script root and language, and rendered by ``render()`` (its HTML) only when not kept. Fifty phones
-    watching a night ask for its page within a poll of each change: one renders it, the others wait."""
+    the request: a club night's state, web/nights.py) with the request's own (``request_key``), and rendered by
+    ``render()`` (its HTML) only when not kept."""
     if session.get("_flashes"):
         return render()
-    full_key = ("guest", request.endpoint, request.full_path, request.scheme, request.host, request.script_root,
-                str(get_locale()), *key)
-    pages = kept("pages", MOST_PAGES)
-    page = pages.get(full_key)
-    if page is None:
-        with _rendering_lock(full_key):
-            page = pages.get(full_key)
-            if page is None:
-                page = Page.of(render())
-                pages.put(full_key, page)
-    return page.response()
+    return _kept_or_rendered(("guest", *request_key(), *key), lambda: Page.of(render())).response()
 
 
 def not_stored(response):
@@ -169,19 +158,24 @@ def kept_page(game_id, revision, scorer_key, scorer, render):
     if session.get("_flashes"):  # a message for this reader, once: never kept
         html = render()[0]
         return not_stored(Response(html, mimetype="text/html")) if scorer else html
-    key = page_key(game_id, revision, scorer_key, scorer)
+    response = _kept_or_rendered(page_key(game_id, revision, scorer_key, scorer),
+                                 lambda: Page.of(*render())).response()
+    return not_stored(response) if scorer else response
+
+
+def _kept_or_rendered(key, render):
+    """The ``Page`` kept under ``key``, else made by ``render()`` and kept. After a hand, a whole table's
+    phones (or a night's watchers) ask for the new page within a poll: one renders it, the others wait for it
+    instead of rendering it too."""
     pages = kept("pages", MOST_PAGES)
     page = pages.get(key)
     if page is None:
-        # After a hand, a whole table's phones ask for the new page within a poll: one renders it,
-        # the others wait for it instead of rendering it too.
         with _rendering_lock(key):
             page = pages.get(key)
             if page is None:
-                page = Page.of(*render())
+                page = render()
                 pages.put(key, page)
-    response = page.response()
-    return not_stored(response) if scorer else response
+    return page
 
 
 def page_key(game_id, revision, scorer_key, scorer):
@@ -193,8 +187,14 @@ def page_key(game_id, revision, scorer_key, scorer):
     address can change while it serves): their address is in the key.
     """
     shared = shared_url("live.watch", game_id=game_id) if scorer else None  # the address other phones type
+    return (*request_key(), scorer, game_id, scorer_key, revision, shared)
+
+
+def request_key():
+    """What every kept page depends on of the request itself: the page (endpoint, full path), the scheme,
+    host and script root its links are built from, and the reader's language."""
     return (request.endpoint, request.full_path, request.scheme, request.host, request.script_root,
-            str(get_locale()), scorer, game_id, scorer_key, revision, shared)
+            str(get_locale()))
 
 
 RENDERING_LOCKS = 64
