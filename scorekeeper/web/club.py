@@ -202,8 +202,8 @@ def _night_lines():
     nights = db.session.execute(select(NightChange.night_id, Night.name).join(Night, Night.id == NightChange.night_id)
                                 .group_by(NightChange.night_id, Night.name)
                                 .order_by(func.max(NightChange.id).desc()).limit(SHOWN_ENTRIES)).all()
-    entries = [(entry, name) for night_id, name in nights
-               for entry in service.nights.night_trail(night_id)[:SHOWN_ENTRIES]]
+    trails = service.nights.night_trails([night_id for night_id, _name in nights])
+    entries = [(entry, name) for night_id, name in nights for entry in trails.get(night_id, [])[:SHOWN_ENTRIES]]
     mentioned = {person for entry, _name in entries if entry.kind == "players" for person in entry.made}
     names = dict(db.session.execute(select(Person.id, Person.name).where(Person.id.in_(mentioned))).all())
     return [(entry.change, _("%(night)s: %(change)s", night=name, change=entry_words(entry, names)), None)
